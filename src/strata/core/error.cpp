@@ -1,0 +1,114 @@
+#include <strata/core/error.hpp>
+
+#include <utility>
+
+namespace strata {
+
+namespace {
+std::string prefixed(ErrorKind kind, const std::string& body) {
+  return std::string(error_kind_name(kind)) + ": " + body;
+}
+const char* const kShardFix =
+    "Fix: shard the dependency graph before barrier planning (strata's dist/ "
+    "layer), or plan with 64-bit ordinals.";
+}  // namespace
+
+const char* error_kind_name(ErrorKind kind) noexcept {
+  switch (kind) {
+    case ErrorKind::InvalidWave: return "InvalidWave";
+    case ErrorKind::SelfDependency: return "SelfDependency";
+    case ErrorKind::Cycle: return "Cycle";
+    case ErrorKind::CountOverflow: return "CountOverflow";
+    case ErrorKind::StorageReserveFailed: return "StorageReserveFailed";
+    case ErrorKind::InvalidArgument: return "InvalidArgument";
+    case ErrorKind::ParseError: return "ParseError";
+    case ErrorKind::IoError: return "IoError";
+  }
+  return "Unknown";
+}
+
+PlanError PlanError::invalid_wave(std::uint64_t wave_count, std::uint64_t before,
+                                  std::uint64_t after) {
+  PlanError e(ErrorKind::InvalidWave,
+              prefixed(ErrorKind::InvalidWave,
+                       "dependency references invalid wave before=" + std::to_string(before) +
+                           " after=" + std::to_string(after) +
+                           " for wave_count=" + std::to_string(wave_count) +
+                           ". Fix: emit dependencies only over normalized wave indices "
+                           "0..wave_count-1."));
+  e.wave_count_ = wave_count;
+  e.before_ = before;
+  e.after_ = after;
+  return e;
+}
+
+PlanError PlanError::self_dependency(std::uint64_t wave) {
+  PlanError e(ErrorKind::SelfDependency,
+              prefixed(ErrorKind::SelfDependency,
+                       "wave " + std::to_string(wave) +
+                           " depends on itself. Fix: remove the self-edge or split the wave "
+                           "into distinct producer/consumer phases."));
+  e.wave_ = wave;
+  return e;
+}
+
+PlanError PlanError::cycle(std::uint64_t unscheduled_waves) {
+  PlanError e(ErrorKind::Cycle,
+              prefixed(ErrorKind::Cycle,
+                       "wave dependency graph contains a cycle with " +
+                           std::to_string(unscheduled_waves) +
+                           " unscheduled waves. Fix: break the cyclic dataflow edge or insert "
+                           "an explicit iterative fixed-point kernel."));
+  e.unscheduled_waves_ = unscheduled_waves;
+  return e;
+}
+
+PlanError PlanError::count_overflow(std::string field) {
+  PlanError e(ErrorKind::CountOverflow,
+              prefixed(ErrorKind::CountOverflow,
+                       "barrier planner overflowed while computing " + field + ". " + kShardFix));
+  e.field_ = std::move(field);
+  return e;
+}
+
+PlanError PlanError::storage_reserve_failed(std::string field, std::uint64_t requested,
+                                            std::string message) {
+  PlanError e(ErrorKind::StorageReserveFailed,
+              prefixed(ErrorKind::StorageReserveFailed,
+                       "barrier planner could not reserve " + std::to_string(requested) + " " +
+                           field + " entries: " + message + ". " + kShardFix));
+  e.field_ = std::move(field);
+  e.requested_ = requested;
+  e.message_ = std::move(message);
+  return e;
+}
+
+PlanError PlanError::invalid_argument(std::string what, std::string fix) {
+  PlanError e(ErrorKind::InvalidArgument,
+              prefixed(ErrorKind::InvalidArgument, what + ". Fix: " + fix));
+  e.message_ = std::move(what);
+  return e;
+}
+
+PlanError PlanError::parse_error(std::string source, std::uint64_t line, std::string what,
+                                 std::string fix) {
+  PlanError e(ErrorKind::ParseError,
+              prefixed(ErrorKind::ParseError, source + ":" + std::to_string(line) + ": " +
+                                                  what + ". Fix: " + fix));
+  e.field_ = std::move(source);
+  e.line_ = line;
+  e.message_ = std::move(what);
+  return e;
+}
+
+PlanError PlanError::io_error(std::string source, std::string what) {
+  PlanError e(ErrorKind::IoError,
+              prefixed(ErrorKind::IoError, source + ": " + what +
+                                               ". Fix: check that the file exists and is "
+                                               "readable."));
+  e.field_ = std::move(source);
+  e.message_ = std::move(what);
+  return e;
+}
+
+}  // namespace strata

@@ -1,0 +1,68 @@
+#pragma once
+// Strata reports every failure through one exception type, strata::PlanError.
+//
+// Why exceptions rather than a result type: Kokkos itself reports failed
+// allocations by throwing, planning runs inside constructors and template code
+// where a result type would have to be threaded through every layer, and the
+// C interface (the one boundary that must not throw) catches at a single
+// place. A PlanError is thrown before anything is written to the caller's
+// outputs, so a caller never sees half a plan.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace strata {
+
+enum class ErrorKind : int {
+  InvalidWave = 1,        ///< a dependency names a wave outside 0..wave_count
+  SelfDependency,         ///< a wave depends on itself
+  Cycle,                  ///< the graph is not a DAG
+  CountOverflow,          ///< a count does not fit the ordinal or offset type
+  StorageReserveFailed,   ///< an allocation of planner storage failed
+  InvalidArgument,        ///< an API argument is malformed (e.g. unknown option)
+  ParseError,             ///< an input file is malformed
+  IoError,                ///< an input file cannot be read
+};
+
+/// Name of an error kind as it appears at the start of messages ("Cycle").
+const char* error_kind_name(ErrorKind kind) noexcept;
+
+class PlanError : public std::runtime_error {
+ public:
+  // Named constructors, one per kind; each builds the message with its Fix: hint.
+  static PlanError invalid_wave(std::uint64_t wave_count, std::uint64_t before,
+                                std::uint64_t after);
+  static PlanError self_dependency(std::uint64_t wave);
+  static PlanError cycle(std::uint64_t unscheduled_waves);
+  static PlanError count_overflow(std::string field);
+  static PlanError storage_reserve_failed(std::string field, std::uint64_t requested,
+                                          std::string message);
+  static PlanError invalid_argument(std::string what, std::string fix);
+  static PlanError parse_error(std::string source, std::uint64_t line, std::string what,
+                               std::string fix);
+  static PlanError io_error(std::string source, std::string what);
+
+  ErrorKind kind() const noexcept { return kind_; }
+  // The seed's fields; a field that does not belong to kind() is zero / empty.
+  std::uint64_t wave_count() const noexcept { return wave_count_; }
+  std::uint64_t before() const noexcept { return before_; }
+  std::uint64_t after() const noexcept { return after_; }
+  std::uint64_t wave() const noexcept { return wave_; }
+  std::uint64_t unscheduled_waves() const noexcept { return unscheduled_waves_; }
+  const std::string& field() const noexcept { return field_; }
+  std::uint64_t requested() const noexcept { return requested_; }
+  const std::string& message() const noexcept { return message_; }
+  /// For ParseError: the 1-based line of the input (0 when not line-bound).
+  std::uint64_t line() const noexcept { return line_; }
+
+ private:
+  PlanError(ErrorKind kind, const std::string& text) : std::runtime_error(text), kind_(kind) {}
+
+  ErrorKind kind_;
+  std::uint64_t wave_count_ = 0, before_ = 0, after_ = 0, wave_ = 0;
+  std::uint64_t unscheduled_waves_ = 0, requested_ = 0, line_ = 0;
+  std::string field_, message_;
+};
+
+}  // namespace strata

@@ -1,0 +1,63 @@
+#pragma once
+// Fallible, capacity-keeping storage for Kokkos Views.
+//
+// Every planner buffer is reserved through reserve_capacity(): a View only
+// grows (never shrinks), so planning an equal or smaller shape again keeps the
+// same allocation, and a failed allocation becomes StorageReserveFailed
+// instead of an abort.
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/error.hpp>
+
+namespace strata {
+
+/// Makes `view` (rank 1) hold at least `count` elements, reallocating without
+/// initialisation only when it is too small. Throws StorageReserveFailed or
+/// CountOverflow; on failure `view` is left empty.
+template <class View>
+void reserve_capacity(View& view, std::uint64_t count, const std::string& field) {
+  static_assert(View::rank == 1, "reserve_capacity is for rank-1 Views");
+  using value_type = typename View::non_const_value_type;
+  if (count <= static_cast<std::uint64_t>(view.extent(0))) return;
+  if (count > std::numeric_limits<std::size_t>::max() / sizeof(value_type))
+    throw PlanError::count_overflow(field + " bytes");
+  view = View();  // release the old buffer first: lower peak, and empty on failure
+  try {
+    view = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::" + field),
+                static_cast<std::size_t>(count));
+  } catch (const std::exception& e) {
+    view = View();
+    throw PlanError::storage_reserve_failed(field, count, e.what());
+  }
+}
+
+/// Allocates a fresh View of exactly `count` elements (zero-initialised when
+/// `zero` is true); failure is StorageReserveFailed.
+template <class View>
+View allocate_view(std::uint64_t count, const std::string& field, bool zero = false) {
+  using value_type = typename View::non_const_value_type;
+  if (count > std::numeric_limits<std::size_t>::max() / sizeof(value_type))
+    throw PlanError::count_overflow(field + " bytes");
+  try {
+    if (zero) return View("strata::" + field, static_cast<std::size_t>(count));
+    return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::" + field),
+                static_cast<std::size_t>(count));
+  } catch (const std::exception& e) {
+    throw PlanError::storage_reserve_failed(field, count, e.what());
+  }
+}
+
+/// The first `count` elements of a capacity View.
+template <class View>
+View prefix(const View& view, std::size_t count) {
+  return View(view, Kokkos::make_pair(std::size_t(0), count));
+}
+
+}  // namespace strata

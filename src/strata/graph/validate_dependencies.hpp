@@ -1,0 +1,49 @@
+#pragma once
+// Parallel validation of a dependency list. The first offending dependency in
+// input order is found with a min-reduction over offending indices, so the
+// reported error is the same on every backend and thread count. A dependency
+// is checked for an out-of-range endpoint before it is checked for a self
+// edge, as the seed does.
+
+#include <cstdint>
+#include <limits>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/error.hpp>
+#include <strata/graph/wave_dependency.hpp>
+
+namespace strata {
+
+/// Throws InvalidWave / SelfDependency for the first offending dependency.
+template <class ExecSpace, class Ordinal, class... P>
+void validate_dependencies(const ExecSpace& space, std::uint64_t wave_count,
+                           const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies) {
+  const std::size_t count = dependencies.extent(0);
+  if (count == 0) return;
+  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  std::size_t first = none;
+  // Compare in 64 bits: a wave_count larger than the ordinal's range is
+  // rejected by the caller, but keep the comparison free of narrowing.
+  const std::uint64_t waves = wave_count;
+  Kokkos::parallel_reduce(
+      "strata::validate_dependencies", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      KOKKOS_LAMBDA(const std::size_t i, std::size_t& lowest) {
+        const WaveDependency<Ordinal> d = dependencies(i);
+        const bool bad = std::uint64_t(d.before) >= waves || std::uint64_t(d.after) >= waves ||
+                         d.before == d.after;
+        if (bad && i < lowest) lowest = i;
+      },
+      Kokkos::Min<std::size_t>(first));
+  if (first == none) return;
+
+  WaveDependency<Ordinal> offender{};
+  Kokkos::deep_copy(space, Kokkos::View<WaveDependency<Ordinal>, Kokkos::HostSpace>(&offender),
+                    Kokkos::subview(dependencies, first));
+  space.fence();
+  if (std::uint64_t(offender.before) >= waves || std::uint64_t(offender.after) >= waves)
+    throw PlanError::invalid_wave(wave_count, offender.before, offender.after);
+  throw PlanError::self_dependency(offender.before);
+}
+
+}  // namespace strata

@@ -1,0 +1,87 @@
+#pragma once
+// The final layout: waves ordered by (level, wave id). It is a stable sort of
+// 0..wave_count-1 by level, done as an LSD radix sort with 8-bit digits; each
+// pass is histogram -> exclusive scan -> stable placement:
+//
+//   count    each chunk (a contiguous block of the input, one thread) counts
+//            its digits into its own column: counts(digit * chunks + chunk)
+//   scan     exclusive scan of the counters, digit-major, so a digit's chunks
+//            follow one another in input order
+//   place    each chunk walks its block in order and writes every wave to the
+//            next slot of its (digit, chunk) counter: stable by construction
+//
+// Passes run only over the digits the deepest level needs (one pass up to 256
+// layers, two up to 65536). Kokkos 3.4 has no stable device sort-by-key, which
+// is why this is written here; it allocates nothing (the buffers are scratch).
+
+#include <cstddef>
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/storage.hpp>
+#include <strata/plan/planner_scratch.hpp>
+
+namespace strata::detail {
+
+template <class ExecSpace, class Ordinal, class Offset>
+void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
+                       const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
+                       const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& waves_out,
+                       PlannerScratch<ExecSpace, Ordinal, Offset>& scratch) {
+  const std::size_t n = waves_out.extent(0);
+  if (group_count <= 1) {  // one layer: the identity is already sorted
+    Kokkos::parallel_for(
+        "strata::plan::layout_identity", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+        KOKKOS_LAMBDA(const std::size_t i) { waves_out(i) = Ordinal(i); });
+    return;
+  }
+  unsigned passes = 0;
+  for (std::uint64_t top = group_count - 1; top != 0; top >>= level_sort_radix_bits) ++passes;
+
+  const std::size_t chunks = level_sort_chunks(space, n);
+  const std::size_t chunk_size = (n + chunks - 1) / chunks;
+  const auto counts = prefix(scratch.sort_counts, level_sort_buckets * chunks);
+  const auto spare = prefix(scratch.order, n);  // the frontiers are no longer needed
+
+  for (unsigned pass = 0; pass < passes; ++pass) {
+    // The last pass must land in waves_out; earlier ones alternate with spare.
+    const bool to_out = ((passes - 1 - pass) % 2) == 0;
+    const auto dst = to_out ? waves_out : spare;
+    const auto src = to_out ? spare : waves_out;
+    const bool identity_input = pass == 0;
+    const unsigned shift = pass * level_sort_radix_bits;
+    constexpr Ordinal mask = Ordinal(level_sort_buckets - 1);
+
+    Kokkos::deep_copy(space, counts, Ordinal(0));
+    Kokkos::parallel_for(
+        "strata::plan::layout_count", Kokkos::RangePolicy<ExecSpace>(space, 0, chunks),
+        KOKKOS_LAMBDA(const std::size_t c) {
+          const std::size_t lo = c * chunk_size;
+          const std::size_t hi = lo + chunk_size < n ? lo + chunk_size : n;
+          for (std::size_t i = lo; i < hi; ++i) {
+            const Ordinal w = identity_input ? Ordinal(i) : src(i);
+            ++counts(((level(w) >> shift) & mask) * chunks + c);
+          }
+        });
+    Kokkos::parallel_scan(
+        "strata::plan::layout_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t k, Ordinal& running, const bool final) {
+          const Ordinal count = counts(k);
+          if (final) counts(k) = running;
+          running += count;
+        });
+    Kokkos::parallel_for(
+        "strata::plan::layout_place", Kokkos::RangePolicy<ExecSpace>(space, 0, chunks),
+        KOKKOS_LAMBDA(const std::size_t c) {
+          const std::size_t lo = c * chunk_size;
+          const std::size_t hi = lo + chunk_size < n ? lo + chunk_size : n;
+          for (std::size_t i = lo; i < hi; ++i) {
+            const Ordinal w = identity_input ? Ordinal(i) : src(i);
+            dst(counts(((level(w) >> shift) & mask) * chunks + c)++) = w;
+          }
+        });
+  }
+}
+
+}  // namespace strata::detail

@@ -1,0 +1,131 @@
+#pragma once
+// plan_barriers: a wave dependency DAG in, its Kahn topological layers out —
+// the minimum number of global synchronisation points when every ready wave
+// may run in the same phase.
+//
+//   auto plan = strata::plan_barriers(space, wave_count, dependencies);
+//   auto plan = strata::plan_barriers(space, wave_count, dependencies, scratch);
+//
+// `dependencies` is a rank-1 Kokkos View of WaveDependency<Ordinal> that the
+// execution space can read, or a host array (pointer + count), which is used
+// in place on host backends and staged through the scratch on devices.
+// Errors (PlanError): InvalidWave, SelfDependency (first offender in input
+// order), Cycle, CountOverflow, StorageReserveFailed. On error nothing is
+// returned and the scratch stays usable.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/error.hpp>
+#include <strata/core/profiling_region.hpp>
+#include <strata/core/storage.hpp>
+#include <strata/graph/build_dependency_graph.hpp>
+#include <strata/graph/dependency_graph.hpp>
+#include <strata/graph/wave_dependency.hpp>
+#include <strata/plan/barrier_plan.hpp>
+#include <strata/plan/detail/sparse_layers.hpp>
+#include <strata/plan/detail/stable_level_sort.hpp>
+#include <strata/plan/plan_options.hpp>
+#include <strata/plan/planner_scratch.hpp>
+
+namespace strata {
+
+/// Plans a DependencyGraph whose storage the scratch does not own (or does).
+template <class ExecSpace, class Ordinal, class Offset>
+BarrierPlan<ExecSpace, Ordinal> plan_barriers(
+    const ExecSpace& space, const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
+  (void)options;  // every mode available today is the sparse one
+  const std::uint64_t waves = graph.wave_count();
+  scratch.reserve(space, waves, 0);
+
+  const ProfilingRegion region("strata::plan_barriers");
+  using Plan = BarrierPlan<ExecSpace, Ordinal>;
+  Plan plan;
+  plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
+  plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
+
+  const std::uint64_t scheduled = detail::sparse_layers(space, graph, scratch, plan.level);
+  if (scheduled != waves) throw PlanError::cycle(waves - scheduled);
+  const auto& begins = scratch.layer_begin;
+  plan.group_offsets = allocate_view<typename Plan::view_type>(begins.size(), "group offsets");
+  Kokkos::deep_copy(space, plan.group_offsets,
+                    Kokkos::View<const Ordinal*, Kokkos::HostSpace,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(begins.data(),
+                                                                          begins.size()));
+  detail::stable_level_sort(space, begins.size() - 1, plan.level, plan.waves, scratch);
+  space.fence();
+  return plan;
+}
+
+/// Plans from a View of dependencies, building the CSR inside the scratch.
+template <class ExecSpace, class Ordinal, class Offset, class... P>
+BarrierPlan<ExecSpace, Ordinal> plan_barriers(
+    const ExecSpace& space, std::uint64_t wave_count,
+    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
+    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
+  const auto graph = build_dependency_graph(space, wave_count, dependencies, scratch.graph);
+  return plan_barriers(space, graph, scratch, options);
+}
+
+template <class ExecSpace, class Ordinal, class Offset, class... P>
+BarrierPlan<ExecSpace, Ordinal> plan_barriers(
+    const ExecSpace& space, std::uint64_t wave_count,
+    const Kokkos::View<WaveDependency<Ordinal>*, P...>& dependencies,
+    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
+  const Kokkos::View<const WaveDependency<Ordinal>*, P...> read_only = dependencies;
+  return plan_barriers(space, wave_count, read_only, scratch, options);
+}
+
+/// Plans from a host array of dependencies.
+template <class ExecSpace, class Ordinal, class Offset>
+BarrierPlan<ExecSpace, Ordinal> plan_barriers(const ExecSpace& space, std::uint64_t wave_count,
+                                              const WaveDependency<Ordinal>* dependencies,
+                                              std::size_t dependency_count,
+                                              PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
+                                              const PlanOptions& options = {}) {
+  using HostView = Kokkos::View<const WaveDependency<Ordinal>*, Kokkos::HostSpace,
+                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const HostView host(dependencies, dependency_count);
+  if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
+    return plan_barriers(space, wave_count, host, scratch, options);
+  } else {
+    checked_count<Offset>(dependency_count, "dependency count");
+    scratch.reserve_staging(dependency_count);
+    const auto staged = prefix(scratch.staging, dependency_count);
+    Kokkos::deep_copy(space, staged, host);
+    return plan_barriers(space, wave_count, staged, scratch, options);
+  }
+}
+
+/// Plans without a caller-owned scratch (one is allocated for the call).
+template <class ExecSpace, class Ordinal, class... P>
+BarrierPlan<ExecSpace, Ordinal> plan_barriers(
+    const ExecSpace& space, std::uint64_t wave_count,
+    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
+    const PlanOptions& options = {}) {
+  PlannerScratch<ExecSpace, Ordinal> scratch;
+  return plan_barriers(space, wave_count, dependencies, scratch, options);
+}
+
+template <class ExecSpace, class Ordinal, class... P>
+BarrierPlan<ExecSpace, Ordinal> plan_barriers(
+    const ExecSpace& space, std::uint64_t wave_count,
+    const Kokkos::View<WaveDependency<Ordinal>*, P...>& dependencies,
+    const PlanOptions& options = {}) {
+  PlannerScratch<ExecSpace, Ordinal> scratch;
+  return plan_barriers(space, wave_count, dependencies, scratch, options);
+}
+
+template <class ExecSpace, class Ordinal>
+BarrierPlan<ExecSpace, Ordinal> plan_barriers(const ExecSpace& space, std::uint64_t wave_count,
+                                              const WaveDependency<Ordinal>* dependencies,
+                                              std::size_t dependency_count,
+                                              const PlanOptions& options = {}) {
+  PlannerScratch<ExecSpace, Ordinal> scratch;
+  return plan_barriers(space, wave_count, dependencies, dependency_count, scratch, options);
+}
+
+}  // namespace strata

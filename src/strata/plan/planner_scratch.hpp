@@ -1,0 +1,100 @@
+#pragma once
+// PlannerScratch: caller-owned, reusable storage for every planning buffer.
+// Capacities only grow: planning an equal or smaller shape again allocates
+// nothing (the Views keep their data pointers). Only the BarrierPlan that is
+// returned is freshly allocated, because the caller owns it.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/ordinal.hpp>
+#include <strata/core/storage.hpp>
+#include <strata/graph/build_dependency_graph.hpp>
+#include <strata/graph/wave_dependency.hpp>
+
+namespace strata {
+
+namespace detail {
+/// Radix digits of the stable level sort: 8 bits, so the per-chunk counters
+/// stay small on every backend (256 x chunks).
+inline constexpr unsigned level_sort_radix_bits = 8;
+inline constexpr std::size_t level_sort_buckets = std::size_t(1) << level_sort_radix_bits;
+
+/// Chunks of the stable level sort: one per hardware thread on the host, and
+/// enough on a GPU to fill it while each chunk keeps >= 1024 waves.
+template <class ExecSpace>
+std::size_t level_sort_chunks(const ExecSpace& space, std::uint64_t wave_count) {
+  const std::uint64_t by_size = (wave_count + 1023) / 1024;
+  const std::uint64_t by_space = static_cast<std::uint64_t>(space.concurrency());
+  std::uint64_t chunks = by_size < by_space ? by_size : by_space;
+  return chunks == 0 ? 1 : static_cast<std::size_t>(chunks);
+}
+}  // namespace detail
+
+template <class ExecSpace, class Ordinal = DefaultOrdinal, class Offset = DefaultOffset>
+class PlannerScratch {
+ public:
+  using execution_space = ExecSpace;
+  using memory_space = typename ExecSpace::memory_space;
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
+
+  PlannerScratch() = default;
+
+  /// Scratch that already holds a shape; throws CountOverflow / StorageReserveFailed.
+  static PlannerScratch try_with_capacity(std::uint64_t wave_count,
+                                          std::uint64_t dependency_count) {
+    PlannerScratch scratch;
+    scratch.reserve(ExecSpace(), wave_count, dependency_count);
+    return scratch;
+  }
+
+  /// Grows every buffer to hold the shape; never shrinks.
+  void reserve(const ExecSpace& space, std::uint64_t wave_count, std::uint64_t dependency_count) {
+    check_graph_shape<Ordinal, Offset>(wave_count, dependency_count);
+    graph.reserve(wave_count, dependency_count);
+    reserve_capacity(remaining, wave_count, "remaining in-degree");
+    reserve_capacity(order, wave_count, "ready wave layers");
+    reserve_capacity(sort_counts,
+                     detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
+                     "level sort counters");
+  }
+
+  /// Reserves staging for a host dependency array (only used when the
+  /// execution space cannot read host memory).
+  void reserve_staging(std::uint64_t dependency_count) {
+    reserve_capacity(staging, dependency_count, "dependency staging");
+  }
+
+  /// Waves every planning buffer can hold without allocating.
+  std::size_t wave_capacity() const {
+    std::size_t c = graph.row_map.extent(0) == 0 ? 0 : graph.row_map.extent(0) - 1;
+    for (std::size_t e : {graph.cursor.extent(0), remaining.extent(0), order.extent(0)})
+      c = e < c ? e : c;
+    return c;
+  }
+  /// Dependencies the CSR buffer can hold without allocating.
+  std::size_t dependency_capacity() const { return graph.entries.extent(0); }
+
+  /// Device bytes currently held.
+  std::size_t bytes() const {
+    return graph.row_map.span() * sizeof(Offset) + graph.entries.span() * sizeof(Ordinal) +
+           graph.cursor.span() * sizeof(Offset) + remaining.span() * sizeof(Offset) +
+           order.span() * sizeof(Ordinal) + sort_counts.span() * sizeof(Ordinal) +
+           staging.span() * sizeof(WaveDependency<Ordinal>);
+  }
+
+  // The buffers (public so the planner phases and tests can reach them; they
+  // hold no invariant beyond their capacity).
+  DependencyGraphStorage<ExecSpace, Ordinal, Offset> graph;  ///< CSR + fill cursor / release counts
+  Kokkos::View<Offset*, memory_space> remaining;             ///< in-degree left; releasing edge
+  Kokkos::View<Ordinal*, memory_space> order;                ///< frontiers, layer after layer
+  Kokkos::View<Ordinal*, memory_space> sort_counts;          ///< per-chunk radix counters
+  Kokkos::View<WaveDependency<Ordinal>*, memory_space> staging;  ///< host input copied in
+  std::vector<Ordinal> layer_begin;  ///< host: start of each layer (grows with the depth)
+};
+
+}  // namespace strata

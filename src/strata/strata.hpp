@@ -1,0 +1,12 @@
+#pragma once
+// Umbrella header: everything a simulation code needs to plan barriers.
+#include <strata/core/error.hpp>
+#include <strata/core/ordinal.hpp>
+#include <strata/graph/build_dependency_graph.hpp>
+#include <strata/graph/dependency_graph.hpp>
+#include <strata/graph/wave_dependency.hpp>
+#include <strata/plan/barrier_plan.hpp>
+#include <strata/plan/plan_barriers.hpp>
+#include <strata/plan/plan_options.hpp>
+#include <strata/plan/planner_scratch.hpp>
+#include <strata/plan/reference_kahn.hpp>
