@@ -21,6 +21,12 @@ template <class T>
 inline constexpr bool is_index_type_v = std::is_integral_v<T> && std::is_unsigned_v<T> &&
                                         !std::is_same_v<T, bool>;
 
+/// Value type for Kokkos scans over T: Kokkos 3.4 requires scan and reduction
+/// values to be a multiple of sizeof(int), so narrower types accumulate in
+/// unsigned int (the results still fit T: callers check the totals first).
+template <class T>
+using scan_value_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, T>;
+
 /// Throws CountOverflow{field} when `count` does not fit in T.
 template <class T>
 T checked_count(std::uint64_t count, const std::string& field) {

@@ -82,9 +82,9 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_dependency_graph(
   // No partial sum exceeds dependency_count, which fits Offset (checked above).
   Kokkos::parallel_scan(
       "strata::graph::scan", Kokkos::RangePolicy<ExecSpace>(space, 0, waves + 1),
-      KOKKOS_LAMBDA(const std::size_t w, Offset& running, const bool final) {
+      KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Offset>& running, const bool final) {
         running += row_map(w);
-        if (final) row_map(w) = running;
+        if (final) row_map(w) = Offset(running);
       });
   // fill: each dependency claims the next slot of its row.
   Kokkos::deep_copy(space, cursor, Kokkos::subview(row_map, Kokkos::make_pair(std::size_t(0), waves)));

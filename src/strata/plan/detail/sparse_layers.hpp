@@ -57,10 +57,10 @@ std::uint64_t sparse_layers(const ExecSpace& space,
       });
 
   // Layer 0: the waves nobody waits for, ascending.
-  Ordinal frontier = 0;
+  scan_value_t<Ordinal> frontier = 0;
   Kokkos::parallel_scan(
       "strata::plan::sources", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
-      KOKKOS_LAMBDA(const std::size_t w, Ordinal& position, const bool final) {
+      KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Ordinal>& position, const bool final) {
         const bool source = remaining(w) == 0;
         if (final) {
           level(w) = source ? Ordinal(0) : unreached;
@@ -94,10 +94,10 @@ std::uint64_t sparse_layers(const ExecSpace& space,
             }
             released(i) = count;
           });
-      Offset next = 0;
+      scan_value_t<Offset> next = 0;
       Kokkos::parallel_scan(
           "strata::plan::sparse_compact", Kokkos::RangePolicy<ExecSpace>(space, 0, frontier),
-          KOKKOS_LAMBDA(const std::size_t i, Offset& position, const bool final) {
+          KOKKOS_LAMBDA(const std::size_t i, scan_value_t<Offset>& position, const bool final) {
             const Offset count = released(i);
             if (final && count != 0) {
               const Ordinal w = order(first + i);
@@ -112,7 +112,7 @@ std::uint64_t sparse_layers(const ExecSpace& space,
           next);
       begin = next_first;
       layer_begin.push_back(static_cast<Ordinal>(begin));
-      frontier = static_cast<Ordinal>(next);
+      frontier = static_cast<scan_value_t<Ordinal>>(next);
     }
   } catch (const std::bad_alloc& e) {
     throw PlanError::storage_reserve_failed("layer offsets", layer_begin.size() + 1, e.what());

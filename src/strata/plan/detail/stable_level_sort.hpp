@@ -66,9 +66,9 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
         });
     Kokkos::parallel_scan(
         "strata::plan::layout_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
-        KOKKOS_LAMBDA(const std::size_t k, Ordinal& running, const bool final) {
+        KOKKOS_LAMBDA(const std::size_t k, scan_value_t<Ordinal>& running, const bool final) {
           const Ordinal count = counts(k);
-          if (final) counts(k) = running;
+          if (final) counts(k) = Ordinal(running);
           running += count;
         });
     Kokkos::parallel_for(

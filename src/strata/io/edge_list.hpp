@@ -1,0 +1,39 @@
+#pragma once
+// The edge-list text format:
+//
+//   # comment lines start with '#'; blank lines are ignored
+//   V E            first data line: wave count, dependency count
+//   before after   then exactly E lines, 0-based wave ids
+//
+// Parse errors are PlanError{ParseError} naming the source and the 1-based
+// line; an unreadable file is PlanError{IoError}. Values are read as unsigned
+// 64-bit integers: range checks against V are the planner's job (InvalidWave).
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <strata/graph/wave_dependency.hpp>
+
+namespace strata::io {
+
+struct EdgeList {
+  std::uint64_t wave_count = 0;
+  std::vector<WaveDependency<std::uint64_t>> dependencies;
+  std::uint64_t max_wave_id = 0;  ///< largest id named by any dependency (0 if none)
+};
+
+/// Parses edge-list text; `source` names it in error messages.
+EdgeList parse_edge_list(std::string_view text, const std::string& source);
+
+/// Reads and parses a file.
+EdgeList read_edge_list(const std::string& path);
+
+/// Writes the edge-list format (header comment, `V E`, one line per dependency).
+void write_edge_list(std::ostream& out, std::uint64_t wave_count,
+                     const std::vector<WaveDependency<std::uint64_t>>& dependencies,
+                     const std::string& comment = {});
+
+}  // namespace strata::io

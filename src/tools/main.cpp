@@ -1,0 +1,71 @@
+// strata: plan the barrier layers of a wave dependency DAG from the command line.
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/error.hpp>
+#include <strata/version.hpp>
+
+#include "commands.hpp"
+
+namespace {
+
+const char* const kUsage =
+    "usage: strata plan FILE|--demo [--output text|json] [--time] [--repeats N]\n"
+    "       strata gen KIND ARGS... [--seed S]   (edge-list text on stdout)\n"
+    "         kinds: sweep2d NX [NY] | sweep3d N [NY NZ] | chain N | fanout N\n"
+    "                layered WIDTH DEPTH [FAN_IN [SKIP_PERCENT]] | random WAVES DEPENDENCIES\n"
+    "       strata --version | --help\n"
+    "Kokkos options (e.g. --kokkos-threads=N) are accepted before or after the command.\n"
+    "Input format: '#' comment lines, then 'V E', then E lines 'before after' (0-based).\n"
+    "Exit codes: 0 ok, 2 usage or malformed input, 3 invalid graph.\n";
+
+int run(const std::vector<std::string>& args) {
+  if (args.empty()) throw strata::tools::UsageError{"missing command"};
+  const std::string& command = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return strata::tools::exit_ok;
+  }
+  if (command == "--version") {
+    std::cout << "strata " << STRATA_VERSION_STRING << " (Kokkos " << KOKKOS_VERSION / 10000
+              << "." << (KOKKOS_VERSION / 100) % 100 << "." << KOKKOS_VERSION % 100 << ", "
+              << Kokkos::DefaultExecutionSpace::name() << ")\n";
+    return strata::tools::exit_ok;
+  }
+  if (command == "plan") return strata::tools::plan_command(rest);
+  if (command == "gen") return strata::tools::gen_command(rest);
+  throw strata::tools::UsageError{"unknown command '" + command + "'"};
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);  // strips the --kokkos-* options it knows
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--kokkos-", 9) != 0) args.emplace_back(argv[i]);
+  try {
+    return run(args);
+  } catch (const strata::tools::UsageError& e) {
+    std::cerr << "strata: " << e.message << "\n" << kUsage;
+    return strata::tools::exit_usage;
+  } catch (const strata::PlanError& e) {
+    std::cerr << "strata: " << e.what() << "\n";
+    switch (e.kind()) {
+      case strata::ErrorKind::ParseError:
+      case strata::ErrorKind::IoError:
+      case strata::ErrorKind::InvalidArgument:
+        return strata::tools::exit_usage;
+      default:
+        return strata::tools::exit_invalid_graph;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "strata: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,98 @@
+// The edge-list reader and the plan writers (host only).
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <strata/io/edge_list.hpp>
+#include <strata/io/plan_writer.hpp>
+#include <strata/plan/plan_barriers.hpp>
+
+namespace strata::io {
+namespace {
+
+PlanError parse_failure(const std::string& text) {
+  try {
+    parse_edge_list(text, "in.txt");
+  } catch (const PlanError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::ParseError) << e.what();
+    EXPECT_NE(std::string(e.what()).find("in.txt:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Fix:"), std::string::npos) << e.what();
+    return e;
+  }
+  ADD_FAILURE() << "no ParseError for:\n" << text;
+  return PlanError::invalid_argument("none", "none");
+}
+
+TEST(EdgeList, ParsesCommentsBlankLinesAndCrlf) {
+  const auto list = parse_edge_list("# a diamond\n\n4 4\r\n0 1\n0 2\n  # inside\n1 3\n2\t3\n", "x");
+  EXPECT_EQ(list.wave_count, 4u);
+  ASSERT_EQ(list.dependencies.size(), 4u);
+  EXPECT_EQ(list.dependencies[3].before, 2u);
+  EXPECT_EQ(list.dependencies[3].after, 3u);
+  EXPECT_EQ(list.max_wave_id, 3u);
+}
+
+TEST(EdgeList, EmptyGraphAndNoTrailingNewline) {
+  EXPECT_EQ(parse_edge_list("0 0", "x").wave_count, 0u);
+  EXPECT_EQ(parse_edge_list("3 1\n0 2", "x").dependencies.size(), 1u);
+}
+
+TEST(EdgeList, MalformedInputNamesTheLine) {
+  EXPECT_EQ(parse_failure("").line(), 0u);
+  EXPECT_EQ(parse_failure("# only comments\n").line(), 1u);
+  EXPECT_EQ(parse_failure("3 x\n").line(), 1u);
+  EXPECT_EQ(parse_failure("3 1\n0 -1\n").line(), 2u);
+  EXPECT_EQ(parse_failure("3 1\n0 1 2\n").line(), 2u);           // trailing garbage
+  EXPECT_EQ(parse_failure("3 1\n0 1x\n").line(), 2u);
+  EXPECT_EQ(parse_failure("3 2\n0 1\n").line(), 2u);             // too few lines
+  EXPECT_EQ(parse_failure("3 1\n0 1\n1 2\n").line(), 3u);        // too many lines
+  EXPECT_EQ(parse_failure("3 1\n0 99999999999999999999\n").line(), 2u);  // beyond 64 bits
+  EXPECT_EQ(parse_failure("3\n").line(), 1u);                   // header without E
+}
+
+TEST(EdgeList, HugeHeaderIsRejectedBeforeAllocating) {
+  const auto e = parse_failure("4 1099511627776\n0 1\n");  // 2^40 dependencies claimed
+  EXPECT_EQ(e.line(), 1u);
+}
+
+TEST(EdgeList, MissingFileIsIoError) {
+  try {
+    read_edge_list("/nonexistent/strata.txt");
+    ADD_FAILURE();
+  } catch (const PlanError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::IoError);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/strata.txt"), std::string::npos);
+  }
+}
+
+TEST(EdgeList, WriteThenReadRoundTrips) {
+  const std::vector<WaveDependency<std::uint64_t>> deps{{0, 1}, {5, 2}, {1, 2}};
+  std::ostringstream out;
+  write_edge_list(out, 6, deps, "round trip");
+  const auto list = parse_edge_list(out.str(), "x");
+  EXPECT_EQ(list.wave_count, 6u);
+  ASSERT_EQ(list.dependencies, deps);
+}
+
+TEST(PlanWriter, TextAndJson) {
+  const std::vector<WaveDependency<std::uint32_t>> deps{{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+  const auto plan = plan_barriers(Kokkos::DefaultHostExecutionSpace(), 5, deps.data(), deps.size());
+  std::ostringstream text, json;
+  write_plan_text(text, plan);
+  write_plan_json(json, plan);
+  EXPECT_EQ(text.str(), "groups 3 barriers 2\n0 4\n1 2\n3\n");
+  EXPECT_EQ(json.str(),
+            "{\"wave_count\":5,\"group_count\":3,\"global_barriers\":2,"
+            "\"groups\":[[0,4],[1,2],[3]]}\n");
+  const auto empty = plan_barriers(Kokkos::DefaultHostExecutionSpace(), 0,
+                                   static_cast<const WaveDependency<std::uint32_t>*>(nullptr), 0);
+  std::ostringstream none;
+  write_plan_text(none, empty);
+  EXPECT_EQ(none.str(), "groups 0 barriers 0\n");
+}
+
+}  // namespace
+}  // namespace strata::io

@@ -1,0 +1,238 @@
+// The seed's planner behaviours, plus duplicates, empty graphs, deterministic
+// first offenders, overflow and allocation failure, on TEST_EXECSPACE.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <strata/strata.hpp>
+
+#include "test_helpers.hpp"
+
+namespace strata::test {
+namespace {
+
+TEST(Planner, IndependentWavesShareOneBarrierFreeGroup) {
+  const auto plan = test::plan<std::uint32_t>(4, {});
+  EXPECT_EQ(plan.global_barriers(), 0u);
+  EXPECT_EQ(plan.host_groups(), (Groups{{0, 1, 2, 3}}));
+}
+
+TEST(Planner, ChainRequiresOneBarrierBetweenEachWave) {
+  const auto plan = test::plan<std::uint32_t>(4, {{0, 1}, {1, 2}, {2, 3}});
+  EXPECT_EQ(plan.global_barriers(), 3u);
+  EXPECT_EQ(plan.host_groups(), (Groups{{0}, {1}, {2}, {3}}));
+}
+
+TEST(Planner, DiamondFusesTheMiddleWaves) {
+  const auto plan = test::plan<std::uint32_t>(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}});
+  EXPECT_EQ(plan.global_barriers(), 2u);
+  EXPECT_EQ(plan.host_groups(), (Groups{{0}, {1, 2}, {3}}));
+  const auto host = plan.host_mirror();
+  EXPECT_EQ(host.level(0), 0u);
+  EXPECT_EQ(host.level(1), 1u);
+  EXPECT_EQ(host.level(2), 1u);
+  EXPECT_EQ(host.level(3), 2u);
+}
+
+TEST(Planner, InvalidSelfAndCyclicDependenciesFailLoudly) {
+  auto invalid = expect_plan_error(ErrorKind::InvalidWave, [] { test::plan<std::uint32_t>(2, {{0, 2}}); });
+  EXPECT_EQ(invalid.wave_count(), 2u);
+  EXPECT_EQ(invalid.before(), 0u);
+  EXPECT_EQ(invalid.after(), 2u);
+
+  auto self = expect_plan_error(ErrorKind::SelfDependency, [] { test::plan<std::uint32_t>(2, {{1, 1}}); });
+  EXPECT_EQ(self.wave(), 1u);
+
+  auto cycle = expect_plan_error(ErrorKind::Cycle, [] { test::plan<std::uint32_t>(2, {{0, 1}, {1, 0}}); });
+  EXPECT_EQ(cycle.unscheduled_waves(), 2u);
+}
+
+TEST(Planner, CycleCountsEveryWaveItBlocks) {
+  // 0 -> 1 -> 2 schedule; 3 <-> 4 is a cycle and 5 waits behind it.
+  auto cycle = expect_plan_error(ErrorKind::Cycle, [] {
+    test::plan<std::uint32_t>(6, {{0, 1}, {1, 2}, {3, 4}, {4, 3}, {4, 5}});
+  });
+  EXPECT_EQ(cycle.unscheduled_waves(), 3u);
+}
+
+TEST(Planner, WideFanoutUsesOneCsrAndTwoGroups) {
+  std::vector<Dep> deps;
+  for (std::uint32_t after = 1; after < 1025; ++after) deps.push_back({0, after});
+  const auto plan = test::plan(1025, deps);
+  EXPECT_EQ(plan.global_barriers(), 1u);
+  const Groups groups = plan.host_groups();
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0], (std::vector<std::uint64_t>{0}));
+  ASSERT_EQ(groups[1].size(), 1024u);
+  for (std::uint64_t i = 0; i < 1024; ++i) EXPECT_EQ(groups[1][i], i + 1);
+}
+
+template <class Scratch>
+std::vector<const void*> buffer_pointers(const Scratch& s) {
+  return {s.graph.row_map.data(), s.graph.entries.data(), s.graph.cursor.data(),
+          s.remaining.data(),     s.order.data(),         s.sort_counts.data()};
+}
+
+TEST(Planner, ScratchIsReusedAcrossShapesWithoutAllocating) {
+  using Scratch = PlannerScratch<TEST_EXECSPACE, std::uint32_t, std::uint32_t>;
+  auto scratch = Scratch::try_with_capacity(1025, 1024);
+  EXPECT_GE(scratch.wave_capacity(), 1025u);
+  EXPECT_GE(scratch.dependency_capacity(), 1024u);
+  const auto pointers = buffer_pointers(scratch);
+  const std::size_t waves = scratch.wave_capacity(), deps = scratch.dependency_capacity();
+
+  std::vector<Dep> wide;
+  for (std::uint32_t after = 1; after < 1025; ++after) wide.push_back({0, after});
+  const auto a = plan_barriers(TEST_EXECSPACE(), 1025, wide.data(), wide.size(), scratch);
+  EXPECT_EQ(a.host_groups()[1].size(), 1024u);
+
+  const std::vector<Dep> narrow{{0, 1}, {1, 2}, {2, 3}};
+  const auto b = plan_barriers(TEST_EXECSPACE(), 4, narrow.data(), narrow.size(), scratch);
+  EXPECT_EQ(b.global_barriers(), 3u);
+  const auto c = plan_barriers(TEST_EXECSPACE(), 1025, wide.data(), wide.size(), scratch);
+  EXPECT_EQ(c.global_barriers(), 1u);
+
+  EXPECT_EQ(scratch.wave_capacity(), waves);
+  EXPECT_EQ(scratch.dependency_capacity(), deps);
+  EXPECT_EQ(buffer_pointers(scratch), pointers) << "planning a smaller or equal shape reallocated";
+
+  // A larger shape grows the scratch, and it is kept afterwards.
+  std::vector<Dep> larger = wide;
+  larger.push_back({1, 1025});
+  plan_barriers(TEST_EXECSPACE(), 1026, larger.data(), larger.size(), scratch);
+  EXPECT_GE(scratch.wave_capacity(), 1026u);
+  EXPECT_GE(scratch.dependency_capacity(), 1025u);
+}
+
+TEST(Planner, GeneratedLayeredDagsKeepExactDepthFor2048Shapes) {
+  PlannerScratch<TEST_EXECSPACE> scratch;
+  for (std::uint32_t width = 1; width <= 64; ++width)
+    for (std::uint32_t depth = 1; depth <= 32; ++depth) {
+      std::vector<Dep> deps;
+      for (std::uint32_t layer = 0; layer + 1 < depth; ++layer)
+        for (std::uint32_t slot = 0; slot < width; ++slot)
+          deps.push_back({layer * width + slot, (layer + 1) * width + slot});
+      const auto plan =
+          plan_barriers(TEST_EXECSPACE(), width * depth, deps.data(), deps.size(), scratch);
+      ASSERT_EQ(plan.group_count(), depth) << width << "x" << depth;
+      ASSERT_EQ(plan.global_barriers(), depth - 1);
+      const auto offsets = plan.host_mirror().group_offsets;
+      for (std::uint32_t g = 0; g < depth; ++g) ASSERT_EQ(offsets(g + 1) - offsets(g), width);
+    }
+}
+
+TEST(Planner, DuplicateDependenciesChangeNothing) {
+  const std::vector<Dep> once{{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 4}};
+  std::vector<Dep> thrice;
+  for (int r = 0; r < 3; ++r) thrice.insert(thrice.end(), once.rbegin(), once.rend());
+  EXPECT_EQ(test::plan(5, once).host_groups(), test::plan(5, thrice).host_groups());
+  EXPECT_EQ(test::plan(5, thrice).host_groups(), (Groups{{0}, {1, 2}, {3}, {4}}));
+}
+
+TEST(Planner, EmptyGraphs) {
+  const auto none = test::plan<std::uint32_t>(0, {});
+  EXPECT_EQ(none.group_count(), 0u);
+  EXPECT_EQ(none.global_barriers(), 0u);
+  EXPECT_EQ(none.wave_count(), 0u);
+  ASSERT_EQ(none.group_offsets.extent(0), 1u);
+
+  auto e = expect_plan_error(ErrorKind::InvalidWave, [] { test::plan<std::uint32_t>(0, {{3, 4}, {0, 0}}); });
+  EXPECT_EQ(e.wave_count(), 0u);
+  EXPECT_EQ(e.before(), 3u);
+  EXPECT_EQ(e.after(), 4u);
+
+  const auto one = test::plan<std::uint32_t>(1, {});
+  EXPECT_EQ(one.host_groups(), (Groups{{0}}));
+}
+
+TEST(Planner, FirstOffenderInInputOrderIsReported) {
+  // Many offenders, spread so that every thread's share of the validation
+  // sees some: the reported one is always the first in input order.
+  for (std::uint32_t first_bad : {0u, 1u, 777u, 4095u, 9999u}) {
+    std::vector<Dep> deps;
+    for (std::uint32_t i = 0; i < 10000; ++i) deps.push_back({i, i + 1});  // valid chain
+    for (std::uint32_t i = first_bad + 1; i < 10000; i += 3) deps[i] = {i, i};  // later self edges
+    deps[first_bad] = {first_bad, 20000 + first_bad};                          // first: invalid
+    auto e = expect_plan_error(ErrorKind::InvalidWave, [&] { test::plan(10001, deps); });
+    EXPECT_EQ(e.before(), first_bad);
+    EXPECT_EQ(e.after(), 20000u + first_bad);
+    deps[first_bad] = {5, 5};  // now the first offender is a self edge
+    for (std::uint32_t i = first_bad + 2; i < 10000; i += 5) deps[i] = {i, 50000};
+    auto s = expect_plan_error(ErrorKind::SelfDependency, [&] { test::plan(10001, deps); });
+    EXPECT_EQ(s.wave(), 5u);
+  }
+}
+
+TEST(Planner, CountsThatDoNotFitTheTypesAreCountOverflow) {
+  using Small = std::uint16_t;
+  // wave count beyond a 16-bit ordinal
+  auto w = expect_plan_error(ErrorKind::CountOverflow, [] {
+    PlannerScratch<TEST_EXECSPACE, Small, std::uint32_t> scratch;
+    const std::vector<WaveDependency<Small>> deps;
+    plan_barriers(TEST_EXECSPACE(), 70000, deps.data(), 0, scratch);
+  });
+  EXPECT_EQ(w.field(), "wave count");
+  // dependency count beyond a 16-bit offset
+  auto d = expect_plan_error(ErrorKind::CountOverflow, [] {
+    PlannerScratch<TEST_EXECSPACE, std::uint32_t, Small> scratch;
+    std::vector<Dep> deps(70000, Dep{0, 1});
+    plan_barriers(TEST_EXECSPACE(), 2, deps.data(), deps.size(), scratch);
+  });
+  EXPECT_EQ(d.field(), "dependency count");
+  // the largest count that fits still plans
+  PlannerScratch<TEST_EXECSPACE, std::uint32_t, Small> scratch;
+  std::vector<Dep> deps(65535, Dep{0, 1});
+  const auto plan = plan_barriers(TEST_EXECSPACE(), 2, deps.data(), deps.size(), scratch);
+  EXPECT_EQ(plan.host_groups(), (Groups{{0}, {1}}));
+}
+
+TEST(Planner, FailedAllocationIsStorageReserveFailed) {
+  // 2^40 waves with 64-bit ordinals: terabytes of planner storage.
+  const std::uint64_t waves = std::uint64_t(1) << 40;
+  PlannerScratch<TEST_EXECSPACE, std::uint64_t, std::uint64_t> scratch;
+  auto e = expect_plan_error(ErrorKind::StorageReserveFailed, [&] {
+    const std::vector<WaveDependency<std::uint64_t>> deps;
+    plan_barriers(TEST_EXECSPACE(), waves, deps.data(), 0, scratch);
+  });
+  EXPECT_FALSE(e.field().empty());
+  EXPECT_GE(e.requested(), waves);
+  EXPECT_FALSE(e.message().empty());
+  // The scratch is still usable afterwards.
+  const std::vector<WaveDependency<std::uint64_t>> deps{{0, 1}};
+  EXPECT_EQ(plan_barriers(TEST_EXECSPACE(), 2, deps.data(), 1, scratch).global_barriers(), 1u);
+}
+
+TEST(Planner, SixtyFourBitOrdinalsGiveTheSamePlan) {
+  const auto g = generate::random_dag(3000, 12000, 7);
+  const auto narrow = plan_barriers(TEST_EXECSPACE(), g.wave_count,
+                                    generate::narrowed<std::uint32_t>(g).data(),
+                                    g.dependencies.size());
+  const auto wide =
+      plan_barriers(TEST_EXECSPACE(), g.wave_count, g.dependencies.data(), g.dependencies.size());
+  EXPECT_EQ(narrow.host_groups(), wide.host_groups());
+  EXPECT_GT(narrow.group_count(), 10u);
+}
+
+TEST(Planner, PlansFromDeviceViewsAndFromABuiltGraph) {
+  const auto g = generate::layered(50, 40, 3, 20, true, 11);
+  const auto deps = generate::narrowed<std::uint32_t>(g);
+  using DepView = Kokkos::View<Dep*, TEST_EXECSPACE::memory_space>;
+  DepView device("deps", deps.size());
+  Kokkos::deep_copy(device, Kokkos::View<const Dep*, Kokkos::HostSpace,
+                                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>(deps.data(), deps.size()));
+  const auto ref = reference_kahn(g.wave_count, deps);
+  EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), g.wave_count, device), ref));
+
+  PlannerScratch<TEST_EXECSPACE> scratch;
+  const auto graph = make_dependency_graph(TEST_EXECSPACE(), g.wave_count,
+                                           Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device));
+  EXPECT_EQ(graph.wave_count(), g.wave_count);
+  EXPECT_EQ(graph.dependency_count(), deps.size());
+  EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch), ref));
+  EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch), ref));  // graph reusable
+}
+
+}  // namespace
+}  // namespace strata::test
