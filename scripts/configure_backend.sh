@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Configures and builds one backend configuration of Strata.
+#
+#   scripts/configure_backend.sh CONFIG BUILD_DIR [extra cmake args...]
+#
+# CONFIG: serial        Debian's Kokkos 3.4.01 (Serial)
+#         openmp        Kokkos 3.4.01 with OpenMP (+ Serial), built by bootstrap_deps.sh
+#         openmp-debug  the same with Kokkos_ENABLE_DEBUG_BOUNDS_CHECK, Strata in Debug
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+config=$1 build=$2; shift 2
+STRATA_DEPS_DIR=${STRATA_DEPS_DIR:-/var/cache/strata-deps}
+KOKKOS_VERSION=3.4.01
+
+args=(-DCMAKE_BUILD_TYPE=Release)
+case "$config" in
+  serial) ;;
+  openmp) args+=(-DKokkos_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release"
+                 -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release") ;;
+  openmp-debug) args=(-DCMAKE_BUILD_TYPE=Debug
+                 -DKokkos_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck"
+                 -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck") ;;
+  *) echo "configure_backend.sh: unknown config '$config'" >&2; exit 2 ;;
+esac
+"$here/bootstrap_deps.sh" "$config"
+mkdir -p "$build"
+cmake -S "$root" -B "$build" "${args[@]}" "$@" >"$build/configure.log" 2>&1 \
+  || { cat "$build/configure.log"; exit 1; }
+cmake --build "$build" -j"$(nproc)" 2>&1 | grep -E "error|warning:|Error" || true
+test "${PIPESTATUS[0]}" = 0

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds every backend configuration and runs its tests.
+#
+#   scripts/test.sh            all configurations: serial openmp openmp-debug
+#   scripts/test.sh openmp     just one
+#
+# Installs what is missing on a fresh Debian 12 machine (run as root, or with
+# sudo available). Build trees: build-tests/<config>.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(serial openmp openmp-debug)
+
+summary=()
+status=0
+for config in "${configs[@]}"; do
+  build="$root/build-tests/$config"
+  mkdir -p "$root/build-tests"
+  echo "=== $config: build ($build)"
+  start=$(date +%s)
+  "$here/configure_backend.sh" "$config" "$build"
+  echo "=== $config: ctest"
+  if (cd "$build" && ctest --output-on-failure -j1 2>&1 | tee "$build/ctest.log"); then :; else status=1; fi
+  line=$(grep -E "tests passed|tests failed" "$build/ctest.log" | tail -1)
+  summary+=("$config: $line ($(( $(date +%s) - start )) s)")
+done
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
+exit $status
