@@ -1,8 +1,11 @@
 // strata: plan the barrier layers of a wave dependency DAG from the command line.
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <Kokkos_Core.hpp>
 
@@ -44,8 +47,29 @@ int run(const std::vector<std::string>& args) {
 
 }  // namespace
 
+/// Kokkos::initialize prints its warnings (e.g. about OMP_PROC_BIND) with
+/// printf on stdout; stdout must carry nothing but the plan or the graph, so
+/// file descriptor 1 points at stderr while Kokkos starts.
+class KokkosSession {
+ public:
+  KokkosSession(int& argc, char* argv[]) {
+    std::fflush(stdout);
+    const int saved = ::dup(1);
+    if (saved >= 0) ::dup2(2, 1);
+    Kokkos::initialize(argc, argv);
+    std::fflush(stdout);
+    if (saved >= 0) {
+      ::dup2(saved, 1);
+      ::close(saved);
+    }
+  }
+  ~KokkosSession() { Kokkos::finalize(); }
+  KokkosSession(const KokkosSession&) = delete;
+  KokkosSession& operator=(const KokkosSession&) = delete;
+};
+
 int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);  // strips the --kokkos-* options it knows
+  KokkosSession kokkos(argc, argv);
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i)
     if (std::strncmp(argv[i], "--kokkos-", 9) != 0) args.emplace_back(argv[i]);

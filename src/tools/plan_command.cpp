@@ -74,16 +74,16 @@ io::EdgeList demo_graph() {
   return io::EdgeList{g.wave_count, g.dependencies, g.wave_count - 1};
 }
 
-template <class Fn>
-double median_seconds(int repeats, Fn&& fn) {
-  std::vector<double> t;
-  for (int r = 0; r < repeats; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    fn();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
+double median(std::vector<double> t) {
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+template <class Fn>
+double seconds(Fn&& fn) {
+  const auto start = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 template <class Ordinal>
@@ -104,14 +104,14 @@ int plan_and_print(const io::EdgeList& list, const PlanArgs& args) {
   PlannerScratch<Space, Ordinal, Ordinal> scratch;
   auto plan = plan_barriers(space, list.wave_count, deps, count, scratch);
   if (args.time) {
-    // Planning only (parsing excluded), on the scratch the first plan sized.
-    const double plan_s = median_seconds(args.repeats, [&] {
-      plan = plan_barriers(space, list.wave_count, deps, count, scratch);
-    });
-    const double ref_s = median_seconds(args.repeats, [&] {
-      const auto ref = reference_kahn(list.wave_count, deps, count);
-      (void)ref;
-    });
+    // Planning only (parsing excluded), on the scratch the first plan sized;
+    // planner and reference alternate so both see the same machine state.
+    std::vector<double> plan_t, ref_t;
+    for (int r = 0; r < args.repeats; ++r) {
+      plan_t.push_back(seconds([&] { plan = plan_barriers(space, list.wave_count, deps, count, scratch); }));
+      ref_t.push_back(seconds([&] { (void)reference_kahn(list.wave_count, deps, count); }));
+    }
+    const double plan_s = median(plan_t), ref_s = median(ref_t);
     std::cerr << std::setprecision(6) << "plan_seconds " << plan_s << "\n"
               << "reference_seconds " << ref_s << "\n"
               << "backend " << Space::name() << " concurrency " << space.concurrency()

@@ -16,8 +16,9 @@ TMP = tempfile.mkdtemp(prefix="strata_cli_")
 failures = []
 
 
-def run(*args, stdin=None):
-    p = subprocess.run([STRATA, *args], input=stdin, capture_output=True, text=True, timeout=300)
+def run(*args, stdin=None, env=None):
+    p = subprocess.run([STRATA, *args], input=stdin, capture_output=True, text=True, timeout=300,
+                       env=env)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -85,6 +86,13 @@ rc, out, err = run("plan", "--demo")
 check("demo", rc == 0 and out.startswith("groups 22 barriers 21\n0\n1 8 64\n"), out[:80])
 check("demo has every wave", sorted(int(w) for line in out.splitlines()[1:] for w in line.split())
       == list(range(512)))
+# Kokkos prints start-up warnings (e.g. OMP_PROC_BIND unset) with printf: they
+# must land on stderr, never in the plan or the generated graph.
+noisy = {k: v for k, v in os.environ.items() if k not in ("KOKKOS_DISABLE_WARNINGS", "OMP_PROC_BIND")}
+rc, out, err = run("plan", "--demo", env=noisy)
+check("kokkos warnings stay off stdout", rc == 0 and out.startswith("groups 22 barriers 21\n"), out[:120])
+rc, out, err = run("gen", "chain", "3", env=noisy)
+check("gen stdout is only the graph", out == "# chain 3\n3 2\n0 1\n1 2\n", repr(out[:120]))
 rc, out, err = run("plan", write("empty.txt", "0 0\n"))
 check("empty graph", rc == 0 and out == "groups 0 barriers 0\n", repr(out))
 
