@@ -23,6 +23,10 @@ const char* error_kind_name(ErrorKind kind) noexcept {
     case ErrorKind::InvalidArgument: return "InvalidArgument";
     case ErrorKind::ParseError: return "ParseError";
     case ErrorKind::IoError: return "IoError";
+    case ErrorKind::InvalidLaunchConfig: return "InvalidLaunchConfig";
+    case ErrorKind::InvalidDeviceLimits: return "InvalidDeviceLimits";
+    case ErrorKind::InvalidTaskState: return "InvalidTaskState";
+    case ErrorKind::MemoryConstrained: return "MemoryConstrained";
   }
   return "Unknown";
 }
@@ -108,6 +112,51 @@ PlanError PlanError::io_error(std::string source, std::string what) {
                                                "readable."));
   e.field_ = std::move(source);
   e.message_ = std::move(what);
+  return e;
+}
+
+PlanError PlanError::invalid_launch_config(std::string field, std::string what, std::string fix) {
+  PlanError e(ErrorKind::InvalidLaunchConfig,
+              prefixed(ErrorKind::InvalidLaunchConfig, what + ". Fix: " + fix));
+  e.field_ = std::move(field);
+  e.message_ = std::move(what);
+  return e;
+}
+
+PlanError PlanError::invalid_device_limits(std::string field, std::string what) {
+  PlanError e(ErrorKind::InvalidDeviceLimits,
+              prefixed(ErrorKind::InvalidDeviceLimits,
+                       "malformed adapter limits: " + what +
+                           ". Fix: pass the limits DeviceLimits::query<ExecSpace>() reports, or "
+                           "check the values read from the backend."));
+  e.field_ = std::move(field);
+  e.message_ = std::move(what);
+  return e;
+}
+
+PlanError PlanError::invalid_task_state(std::uint64_t slot, std::uint32_t word) {
+  PlanError e(ErrorKind::InvalidTaskState,
+              prefixed(ErrorKind::InvalidTaskState,
+                       "task slot " + std::to_string(slot) + " holds unknown state word " +
+                           std::to_string(word) +
+                           ". Fix: write one of the TaskState values (Empty=0 .. Faulted=7) "
+                           "into every slot before building a launch request."));
+  e.slot_ = slot;
+  e.state_word_ = word;
+  return e;
+}
+
+PlanError PlanError::memory_constrained(std::uint64_t needed_bytes, std::uint64_t budget_bytes) {
+  PlanError e(ErrorKind::MemoryConstrained,
+              prefixed(ErrorKind::MemoryConstrained,
+                       "planning needs " + std::to_string(needed_bytes) +
+                           " bytes of device memory but the budget is " +
+                           std::to_string(budget_bytes) +
+                           " bytes. Fix: shard the graph over MPI ranks (distributed "
+                           "planning), raise device_memory_budget_bytes, or plan with "
+                           "32-bit ordinals."));
+  e.needed_bytes_ = needed_bytes;
+  e.budget_bytes_ = budget_bytes;
   return e;
 }
 

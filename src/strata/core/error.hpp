@@ -23,6 +23,10 @@ enum class ErrorKind : int {
   InvalidArgument,        ///< an API argument is malformed (e.g. unknown option)
   ParseError,             ///< an input file is malformed
   IoError,                ///< an input file cannot be read
+  InvalidLaunchConfig,    ///< a LaunchConfig field makes dispatch unschedulable
+  InvalidDeviceLimits,    ///< adapter / device limits are malformed
+  InvalidTaskState,       ///< a task slot holds an unknown state word
+  MemoryConstrained,      ///< graph + planner storage exceed the device memory budget
 };
 
 /// Name of an error kind as it appears at the start of messages ("Cycle").
@@ -42,6 +46,10 @@ class PlanError : public std::runtime_error {
   static PlanError parse_error(std::string source, std::uint64_t line, std::string what,
                                std::string fix);
   static PlanError io_error(std::string source, std::string what);
+  static PlanError invalid_launch_config(std::string field, std::string what, std::string fix);
+  static PlanError invalid_device_limits(std::string field, std::string what);
+  static PlanError invalid_task_state(std::uint64_t slot, std::uint32_t word);
+  static PlanError memory_constrained(std::uint64_t needed_bytes, std::uint64_t budget_bytes);
 
   ErrorKind kind() const noexcept { return kind_; }
   // The seed's fields; a field that does not belong to kind() is zero / empty.
@@ -55,6 +63,12 @@ class PlanError : public std::runtime_error {
   const std::string& message() const noexcept { return message_; }
   /// For ParseError: the 1-based line of the input (0 when not line-bound).
   std::uint64_t line() const noexcept { return line_; }
+  /// For InvalidTaskState: the slot index and the state word found there.
+  std::uint64_t slot() const noexcept { return slot_; }
+  std::uint32_t state_word() const noexcept { return state_word_; }
+  /// For MemoryConstrained: bytes the plan needs and the budget it was given.
+  std::uint64_t needed_bytes() const noexcept { return needed_bytes_; }
+  std::uint64_t budget_bytes() const noexcept { return budget_bytes_; }
 
  private:
   PlanError(ErrorKind kind, const std::string& text) : std::runtime_error(text), kind_(kind) {}
@@ -62,6 +76,8 @@ class PlanError : public std::runtime_error {
   ErrorKind kind_;
   std::uint64_t wave_count_ = 0, before_ = 0, after_ = 0, wave_ = 0;
   std::uint64_t unscheduled_waves_ = 0, requested_ = 0, line_ = 0;
+  std::uint64_t slot_ = 0, needed_bytes_ = 0, budget_bytes_ = 0;
+  std::uint32_t state_word_ = 0;
   std::string field_, message_;
 };
 
