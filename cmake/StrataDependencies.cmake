@@ -6,10 +6,35 @@
 #     Kokkos::kokkos).
 # Result: Strata::Kokkos and Strata::KokkosKernels, plus STRATA_KOKKOS_DEVICES
 # (the enabled backends, upper case: SERIAL;OPENMP;CUDA;HIP).
+#
+# Strata's own build calls strata_find_kokkos(); the installed StrataConfig.cmake
+# calls strata_find_kokkos(CONSUMER HINTS...) so the lookup goes through
+# find_dependency (a missing Kokkos makes find_package(Strata) fail with
+# Strata_FOUND FALSE, honouring QUIET / REQUIRED) and is steered by hints: the
+# directories Strata was built against, then the Strata prefix itself.
+# Any Kokkos >= 3.4 is accepted, 4.x included (Kokkos' own version file
+# would reject 4.x for a plain "3.4" request: SameMajorVersion).
 
 macro(strata_find_kokkos)
-  find_package(Kokkos 3.4 REQUIRED)
-  find_package(KokkosKernels REQUIRED)
+  cmake_parse_arguments(_strata_fk "CONSUMER" "" "KOKKOS_HINTS;KOKKOSKERNELS_HINTS" ${ARGN})
+  if(_strata_fk_CONSUMER)
+    include(CMakeFindDependencyMacro)
+    find_dependency(Kokkos HINTS ${_strata_fk_KOKKOS_HINTS})
+    find_dependency(KokkosKernels HINTS ${_strata_fk_KOKKOSKERNELS_HINTS})
+  else()
+    find_package(Kokkos REQUIRED)
+    find_package(KokkosKernels REQUIRED)
+  endif()
+  if(Kokkos_VERSION VERSION_LESS 3.4)
+    set(_strata_fk_msg "Strata needs Kokkos >= 3.4, found ${Kokkos_VERSION} in ${Kokkos_DIR}. "
+      "Fix: point Kokkos_ROOT (and KokkosKernels_ROOT) at a Kokkos 3.4 or newer install.")
+    if(_strata_fk_CONSUMER)
+      string(CONCAT Strata_NOT_FOUND_MESSAGE ${_strata_fk_msg})
+      set(Strata_FOUND FALSE)
+      return()  # from StrataConfig.cmake, which invoked this macro
+    endif()
+    message(FATAL_ERROR ${_strata_fk_msg})
+  endif()
 
   # Debian's configs spell their include directory as <cmake dir>/../../../..,
   # which CMake normalises lexically; resolve it on the file system instead.

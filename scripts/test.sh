@@ -5,7 +5,9 @@
 #   scripts/test.sh openmp     just one
 #
 # Installs what is missing on a fresh Debian 12 machine (run as root, or with
-# sudo available). Build trees: build-tests/<config>.
+# sudo available). Build trees: build-tests/<config>. Afterwards the serial and
+# openmp builds are installed and the downstream consumers tested against the
+# install (scripts/test_install.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -24,6 +26,17 @@ for config in "${configs[@]}"; do
   if (cd "$build" && ctest --output-on-failure -j1 2>&1 | tee "$build/ctest.log"); then :; else status=1; fi
   line=$(grep -E "tests passed|tests failed" "$build/ctest.log" | tail -1)
   summary+=("$config: $line ($(( $(date +%s) - start )) s)")
+done
+
+# Install step (serial and openmp): install to a temporary prefix, move it,
+# build and run examples/ and the C/Fortran tests (unit_test/c) against it.
+for config in "${configs[@]}"; do
+  case "$config" in serial|openmp) ;; *) continue ;; esac
+  echo "=== $config: install + downstream consumers (scripts/test_install.sh)"
+  start=$(date +%s)
+  log="$root/build-tests/$config/install-test.log"
+  if "$here/test_install.sh" "$config" "$root/build-tests/$config" 2>&1 | tee "$log"; then :; else status=1; fi
+  summary+=("$(tail -1 "$log") ($(( $(date +%s) - start )) s)")
 done
 echo "=== summary"
 printf '%s\n' "${summary[@]}"

@@ -1,0 +1,290 @@
+/* C11 test of Strata's C interface (<strata/c/strata_c.h>), built against an
+ * installed Strata. Every check prints what failed; the exit status is the
+ * number of failures (capped at 1). */
+#include <strata/c/strata_c.h>
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+#define CHECK(cond)                                                        \
+  do {                                                                     \
+    if (!(cond)) {                                                         \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                          \
+    }                                                                      \
+  } while (0)
+#define CHECK_STATUS(call, expected)                                               \
+  do {                                                                             \
+    strata_status s_ = (call);                                                     \
+    if (s_ != (expected)) {                                                        \
+      fprintf(stderr, "%s:%d: %s returned %d (%s), expected %d; last error: %s\n", \
+              __FILE__, __LINE__, #call, s_, strata_status_name(s_), (expected),   \
+              strata_last_error_message());                                        \
+      ++failures;                                                                  \
+    }                                                                              \
+  } while (0)
+
+static int starts_with(const char* text, const char* prefix) {
+  return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+/* The diamond 0 -> {1, 2} -> 3: groups {0} {1 2} {3}. */
+static const uint32_t diamond32[] = {0, 1, 0, 2, 1, 3, 2, 3};
+static const uint64_t diamond64[] = {0, 1, 0, 2, 1, 3, 2, 3};
+
+static void test_not_initialized(void) {
+  strata_plan_t* plan = (strata_plan_t*)1;
+  CHECK(strata_is_initialized() == 0);
+  CHECK_STATUS(strata_plan_u32(4, diamond32, 4, &plan), STRATA_ERROR_NOT_INITIALIZED);
+  CHECK(plan == NULL);
+  CHECK(strata_last_error_kind() == STRATA_ERROR_NOT_INITIALIZED);
+  CHECK(strstr(strata_last_error_message(), "Fix: call strata_initialize()") != NULL);
+}
+
+static void test_handle_u32(void) {
+  strata_plan_t* plan = NULL;
+  CHECK_STATUS(strata_plan_u32(4, diamond32, 4, &plan), STRATA_OK);
+  CHECK(plan != NULL);
+  CHECK(strata_last_error_kind() == STRATA_OK);
+  CHECK(strcmp(strata_last_error_message(), "") == 0);
+  CHECK(strata_plan_ordinal_bits(plan) == 32);
+  CHECK(strata_plan_wave_count(plan) == 4);
+  CHECK(strata_plan_group_count(plan) == 3);
+  CHECK(strata_plan_global_barriers(plan) == 2);
+  const uint32_t* offsets = strata_plan_group_offsets_u32(plan);
+  const uint32_t* waves = strata_plan_waves_u32(plan);
+  const uint32_t* levels = strata_plan_levels_u32(plan);
+  CHECK(offsets && waves && levels);
+  if (offsets && waves && levels) {
+    const uint32_t want_offsets[] = {0, 1, 3, 4}, want_waves[] = {0, 1, 2, 3},
+                   want_levels[] = {0, 1, 1, 2};
+    CHECK(memcmp(offsets, want_offsets, sizeof want_offsets) == 0);
+    CHECK(memcmp(waves, want_waves, sizeof want_waves) == 0);
+    CHECK(memcmp(levels, want_levels, sizeof want_levels) == 0);
+  }
+  /* Wrong width: NULL and InvalidArgument naming the right accessor. */
+  CHECK(strata_plan_waves_u64(plan) == NULL);
+  CHECK(strata_last_error_kind() == STRATA_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(strata_last_error_message(), "Fix: use the _u32 accessor") != NULL);
+  strata_plan_destroy(plan);
+  strata_plan_destroy(NULL);
+  CHECK(strata_plan_group_count(NULL) == 0);
+}
+
+static void test_handle_u64(void) {
+  strata_plan_t* plan = NULL;
+  /* Wave ids beyond 32 bits: 2^33 waves would be too big to plan, so the
+   * 64-bit path is checked on the diamond plus a duplicate edge. */
+  const uint64_t pairs[] = {0, 1, 0, 2, 1, 3, 2, 3, 2, 3};
+  CHECK_STATUS(strata_plan_u64(4, pairs, 5, &plan), STRATA_OK);
+  CHECK(strata_plan_ordinal_bits(plan) == 64);
+  CHECK(strata_plan_group_count(plan) == 3);
+  const uint64_t* offsets = strata_plan_group_offsets_u64(plan);
+  const uint64_t* waves = strata_plan_waves_u64(plan);
+  CHECK(offsets && waves);
+  if (offsets && waves) {
+    CHECK(offsets[0] == 0 && offsets[1] == 1 && offsets[2] == 3 && offsets[3] == 4);
+    CHECK(waves[0] == 0 && waves[1] == 1 && waves[2] == 2 && waves[3] == 3);
+  }
+  CHECK(strata_plan_levels_u32(plan) == NULL);
+  strata_plan_destroy(plan);
+  (void)diamond64;
+}
+
+static void test_into(void) {
+  uint32_t offsets[5], waves[4], levels[4];
+  uint64_t groups = 99;
+  memset(offsets, 0xff, sizeof offsets);
+  CHECK_STATUS(strata_plan_into_u32(4, diamond32, 4, offsets, 5, waves, 4, levels, 4, &groups),
+               STRATA_OK);
+  CHECK(groups == 3);
+  CHECK(offsets[0] == 0 && offsets[1] == 1 && offsets[2] == 3 && offsets[3] == 4);
+  CHECK(offsets[4] == 0xffffffffu); /* only group_count + 1 entries are written */
+  CHECK(waves[0] == 0 && waves[1] == 1 && waves[2] == 2 && waves[3] == 3);
+  CHECK(levels[0] == 0 && levels[1] == 1 && levels[2] == 1 && levels[3] == 2);
+
+  /* levels not wanted */
+  CHECK_STATUS(strata_plan_into_u32(4, diamond32, 4, offsets, 4, waves, 4, NULL, 0, &groups),
+               STRATA_OK);
+  CHECK(groups == 3);
+
+  /* group_offsets too short: BufferTooSmall, the group count to retry with, nothing written */
+  uint32_t short_offsets[3] = {7, 7, 7};
+  memset(waves, 0xab, sizeof waves);
+  CHECK_STATUS(
+      strata_plan_into_u32(4, diamond32, 4, short_offsets, 3, waves, 4, NULL, 0, &groups),
+      STRATA_ERROR_BUFFER_TOO_SMALL);
+  CHECK(groups == 3);
+  CHECK(short_offsets[0] == 7 && short_offsets[2] == 7);
+  CHECK(waves[0] == 0xababababu);
+  strata_error_info info;
+  strata_last_error_info(&info);
+  CHECK(info.kind == STRATA_ERROR_BUFFER_TOO_SMALL);
+  CHECK(info.requested == 4);
+  CHECK(strcmp(info.field, "group_offsets") == 0);
+  CHECK(starts_with(strata_last_error_message(), "BufferTooSmall: "));
+  CHECK(strstr(strata_last_error_message(), "Fix: pass an array of at least 4 elements") != NULL);
+
+  /* waves too short: checked before planning */
+  CHECK_STATUS(strata_plan_into_u32(4, diamond32, 4, offsets, 5, waves, 3, NULL, 0, &groups),
+               STRATA_ERROR_BUFFER_TOO_SMALL);
+  CHECK(groups == 0);
+  strata_last_error_info(&info);
+  CHECK(info.requested == 4 && strcmp(info.field, "waves") == 0);
+  /* levels too short */
+  CHECK_STATUS(strata_plan_into_u32(4, diamond32, 4, offsets, 5, waves, 4, levels, 2, &groups),
+               STRATA_ERROR_BUFFER_TOO_SMALL);
+
+  /* 64-bit into */
+  uint64_t offsets64[5], waves64[4];
+  CHECK_STATUS(
+      strata_plan_into_u64(4, diamond64, 4, offsets64, 5, waves64, 4, NULL, 0, &groups),
+      STRATA_OK);
+  CHECK(groups == 3 && offsets64[3] == 4 && waves64[3] == 3);
+}
+
+static void test_errors(void) {
+  strata_plan_t* plan = (strata_plan_t*)1;
+  strata_error_info info;
+
+  const uint32_t cycle[] = {0, 1, 1, 2, 2, 0, 3, 0};
+  CHECK_STATUS(strata_plan_u32(4, cycle, 4, &plan), STRATA_ERROR_CYCLE);
+  CHECK(plan == NULL);
+  CHECK(starts_with(strata_last_error_message(), "Cycle: "));
+  CHECK(strstr(strata_last_error_message(), "Fix:") != NULL);
+  strata_last_error_info(&info);
+  CHECK(info.kind == STRATA_ERROR_CYCLE && info.unscheduled_waves == 3);
+
+  /* InvalidWave: the first offender in input order */
+  const uint32_t invalid[] = {0, 1, 1, 9, 7, 2};
+  CHECK_STATUS(strata_plan_u32(4, invalid, 3, &plan), STRATA_ERROR_INVALID_WAVE);
+  strata_last_error_info(&info);
+  CHECK(info.wave_count == 4 && info.before == 1 && info.after == 9);
+  CHECK(starts_with(strata_last_error_message(), "InvalidWave: "));
+
+  const uint64_t self[] = {0, 1, 2, 2};
+  CHECK_STATUS(strata_plan_u64(3, self, 2, &plan), STRATA_ERROR_SELF_DEPENDENCY);
+  strata_last_error_info(&info);
+  CHECK(info.wave == 2);
+
+  /* wave_count == 0: empty plan; any dependency then is InvalidWave */
+  CHECK_STATUS(strata_plan_u32(0, NULL, 0, &plan), STRATA_OK);
+  CHECK(strata_plan_group_count(plan) == 0 && strata_plan_global_barriers(plan) == 0);
+  CHECK(strata_plan_group_offsets_u32(plan) != NULL && strata_plan_group_offsets_u32(plan)[0] == 0);
+  strata_plan_destroy(plan);
+  CHECK_STATUS(strata_plan_u32(0, diamond32, 1, &plan), STRATA_ERROR_INVALID_WAVE);
+
+  /* a wave count that does not fit 32 bits */
+  CHECK_STATUS(strata_plan_u32((uint64_t)1 << 33, NULL, 0, &plan), STRATA_ERROR_COUNT_OVERFLOW);
+  strata_last_error_info(&info);
+  CHECK(strlen(info.field) > 0);
+
+  /* NULL arguments */
+  CHECK_STATUS(strata_plan_u32(4, NULL, 4, &plan), STRATA_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(strata_last_error_message(), "pairs is NULL") != NULL);
+  CHECK_STATUS(strata_plan_u32(4, diamond32, 4, NULL), STRATA_ERROR_INVALID_ARGUMENT);
+  uint32_t offsets[5], waves[4];
+  CHECK_STATUS(strata_plan_into_u32(4, diamond32, 4, offsets, 5, waves, 4, NULL, 0, NULL),
+               STRATA_ERROR_INVALID_ARGUMENT);
+
+  /* a successful call clears the last error */
+  CHECK_STATUS(strata_plan_u32(4, diamond32, 4, &plan), STRATA_OK);
+  CHECK(strata_last_error_kind() == STRATA_OK && strata_last_error_message()[0] == '\0');
+  strata_plan_destroy(plan);
+
+  CHECK(strcmp(strata_status_name(STRATA_ERROR_CYCLE), "Cycle") == 0);
+  CHECK(strcmp(strata_status_name(STRATA_ERROR_BUFFER_TOO_SMALL), "BufferTooSmall") == 0);
+  CHECK(strcmp(strata_status_name(12345), "Unknown") == 0);
+}
+
+/* A sweep over an NX x NY grid of waves, ids in a scrambled order: the level
+ * of (i, j) is i + j. */
+static void test_sweep_grid(void) {
+  enum { NX = 40, NY = 25, V = NX * NY };
+  static uint32_t id[V], pairs[2 * 2 * V];
+  for (uint32_t k = 0; k < V; ++k) id[k] = (k * 7919u) % V; /* 7919 is prime, coprime to V */
+  size_t e = 0;
+  for (uint32_t j = 0; j < NY; ++j)
+    for (uint32_t i = 0; i < NX; ++i) {
+      if (i > 0) { pairs[2 * e] = id[j * NX + i - 1]; pairs[2 * e + 1] = id[j * NX + i]; ++e; }
+      if (j > 0) { pairs[2 * e] = id[(j - 1) * NX + i]; pairs[2 * e + 1] = id[j * NX + i]; ++e; }
+    }
+  strata_plan_t* plan = NULL;
+  CHECK_STATUS(strata_plan_u32(V, pairs, e, &plan), STRATA_OK);
+  CHECK(strata_plan_group_count(plan) == NX + NY - 1);
+  const uint32_t* levels = strata_plan_levels_u32(plan);
+  const uint32_t* offsets = strata_plan_group_offsets_u32(plan);
+  const uint32_t* waves = strata_plan_waves_u32(plan);
+  int bad = 0;
+  for (uint32_t j = 0; j < NY && levels; ++j)
+    for (uint32_t i = 0; i < NX; ++i)
+      if (levels[id[j * NX + i]] != i + j) ++bad;
+  CHECK(bad == 0);
+  for (uint64_t g = 0; g < strata_plan_group_count(plan) && offsets; ++g)
+    for (uint32_t k = offsets[g]; k < offsets[g + 1]; ++k) {
+      if (levels[waves[k]] != g) ++bad;
+      if (k > offsets[g] && waves[k - 1] >= waves[k]) ++bad; /* ascending inside a group */
+    }
+  CHECK(bad == 0);
+  strata_plan_destroy(plan);
+}
+
+/* The last error is per thread: a failure on another thread is not seen here.
+ * (The failure is an argument check, so no Kokkos kernel runs off the thread
+ * that initialised Kokkos.) */
+static void* fail_in_thread(void* arg) {
+  strata_plan_t* plan = NULL;
+  *(strata_status*)arg = strata_plan_u32(2, NULL, 1, &plan);
+  return NULL;
+}
+
+static void test_thread_local_error(void) {
+  strata_plan_t* plan = NULL;
+  CHECK_STATUS(strata_plan_u32(4, diamond32, 4, &plan), STRATA_OK);
+  strata_plan_destroy(plan);
+  strata_status other = STRATA_OK;
+  pthread_t thread;
+  CHECK(pthread_create(&thread, NULL, fail_in_thread, &other) == 0);
+  pthread_join(thread, NULL);
+  CHECK(other == STRATA_ERROR_INVALID_ARGUMENT);
+  CHECK(strata_last_error_kind() == STRATA_OK);
+}
+
+int main(void) {
+  test_not_initialized();
+  CHECK_STATUS(strata_initialize(), STRATA_OK);
+  CHECK_STATUS(strata_initialize(), STRATA_OK); /* idempotent */
+  CHECK(strata_is_initialized() == 1);
+  printf("strata %s on %s\n", strata_version(), strata_execution_space_name());
+
+  test_handle_u32();
+  test_handle_u64();
+  test_into();
+  test_errors();
+  test_sweep_grid();
+  test_thread_local_error();
+
+  /* A plan outlives finalize; planning afterwards is NotInitialized, and
+   * Kokkos cannot restart. */
+  strata_plan_t* plan = NULL;
+  CHECK_STATUS(strata_plan_u32(4, diamond32, 4, &plan), STRATA_OK);
+  CHECK_STATUS(strata_finalize(), STRATA_OK);
+  CHECK(strata_is_initialized() == 0);
+  CHECK(strata_plan_group_count(plan) == 3 && strata_plan_waves_u32(plan)[3] == 3);
+  strata_plan_destroy(plan);
+  CHECK_STATUS(strata_plan_u32(4, diamond32, 4, &plan), STRATA_ERROR_NOT_INITIALIZED);
+  CHECK(strstr(strata_last_error_message(), "cannot restart") != NULL);
+  CHECK_STATUS(strata_initialize(), STRATA_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(strata_finalize(), STRATA_OK); /* nothing left to finalise */
+
+  if (failures) {
+    fprintf(stderr, "tst_c_api: %d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("tst_c_api: all checks passed\n");
+  return 0;
+}
