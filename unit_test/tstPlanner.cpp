@@ -189,8 +189,12 @@ TEST(Planner, CountsThatDoNotFitTheTypesAreCountOverflow) {
 }
 
 TEST(Planner, FailedAllocationIsStorageReserveFailed) {
-  // 2^40 waves with 64-bit ordinals: terabytes of planner storage.
-  const std::uint64_t waves = std::uint64_t(1) << 40;
+  // 2^56 waves with 64-bit ordinals: 512 PiB for the first buffer alone, more
+  // than a 48- or 57-bit virtual address space, so the allocation fails even
+  // where the host overcommits (vm.overcommit_memory=1, as on the GPU machine:
+  // 2^40 waves, 8 TiB a buffer, were mapped there, then touched until the test
+  // was killed). Device allocations of that size fail the same way.
+  const std::uint64_t waves = std::uint64_t(1) << 56;
   PlannerScratch<TEST_EXECSPACE, std::uint64_t, std::uint64_t> scratch;
   auto e = expect_plan_error(ErrorKind::StorageReserveFailed, [&] {
     const std::vector<WaveDependency<std::uint64_t>> deps;
