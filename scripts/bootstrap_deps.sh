@@ -8,6 +8,8 @@
 # openmp        Kokkos 3.4.01 + Kokkos Kernels from Debian's trilinos source
 #               package, OpenMP + Serial, Release
 # openmp-debug  the same with Kokkos_ENABLE_DEBUG and DEBUG_BOUNDS_CHECK
+# asan, fuzz    Debian's Kokkos (Serial) plus clang 14 with its sanitizer and
+#               libFuzzer runtimes (clang-14, libclang-rt-14-dev, libfuzzer-14-dev)
 #
 # Prints nothing but progress; the install prefix of a flavour is
 # $STRATA_DEPS_DIR/<key> (key = version + options), reused when present.
@@ -24,6 +26,9 @@ sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 apt_packages=(cmake g++ make python3 libgtest-dev libbenchmark-dev
               libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev dpkg-dev)
+for f in "${flavours[@]}"; do
+  case "$f" in asan|fuzz) apt_packages+=(clang clang-14 libclang-rt-14-dev libfuzzer-14-dev) ;; esac
+done
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -89,10 +94,10 @@ build_kokkos() {  # key, extra Kokkos options...
 
 for f in "${flavours[@]}"; do
   case "$f" in
-    serial) ;;  # Debian's packages, installed above
+    serial|asan|fuzz) ;;  # Debian's packages, installed above
     openmp) build_kokkos "kokkos-${KOKKOS_VERSION}-openmp-release" -DKokkos_ENABLE_OPENMP=ON ;;
     openmp-debug) build_kokkos "kokkos-${KOKKOS_VERSION}-openmp-boundscheck" -DKokkos_ENABLE_OPENMP=ON \
                     -DKokkos_ENABLE_DEBUG=ON -DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON ;;
-    *) echo "bootstrap_deps.sh: unknown flavour '$f' (serial, openmp, openmp-debug)" >&2; exit 2 ;;
+    *) echo "bootstrap_deps.sh: unknown flavour '$f' (serial, openmp, openmp-debug, asan, fuzz)" >&2; exit 2 ;;
   esac
 done

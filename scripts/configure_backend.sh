@@ -6,6 +6,9 @@
 # CONFIG: serial        Debian's Kokkos 3.4.01 (Serial)
 #         openmp        Kokkos 3.4.01 with OpenMP (+ Serial), built by bootstrap_deps.sh
 #         openmp-debug  the same with Kokkos_ENABLE_DEBUG_BOUNDS_CHECK, Strata in Debug
+#         asan          Debian's Kokkos (Serial), Strata built by clang++ with
+#                       -fsanitize=address,undefined (STRATA_SANITIZE), RelWithDebInfo
+#         fuzz          the libFuzzer harnesses only (STRATA_ENABLE_FUZZERS, clang++)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -21,6 +24,9 @@ case "$config" in
   openmp-debug) args=(-DCMAKE_BUILD_TYPE=Debug
                  -DKokkos_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck"
                  -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck") ;;
+  asan) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSTRATA_SANITIZE=ON) ;;
+  fuzz) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSTRATA_ENABLE_FUZZERS=ON
+              -DSTRATA_ENABLE_TESTS=OFF -DSTRATA_ENABLE_TOOLS=OFF) ;;
   *) echo "configure_backend.sh: unknown config '$config'" >&2; exit 2 ;;
 esac
 "$here/bootstrap_deps.sh" "$config"

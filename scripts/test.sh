@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Builds every backend configuration and runs its tests.
 #
-#   scripts/test.sh            all configurations: serial openmp openmp-debug
+#   scripts/test.sh            all configurations: serial openmp openmp-debug asan fuzz
 #   scripts/test.sh openmp     just one
+#
+# asan: ASan + UBSan build (clang, Serial) running every unit and CLI test;
+# fuzz: the libFuzzer harnesses, each run $STRATA_FUZZ_SECONDS (60) seconds
+# after ctest replays their corpus (scripts/run_fuzzers.sh).
 #
 # Installs what is missing on a fresh Debian 12 machine (run as root, or with
 # sudo available). Build trees: build-tests/<config>. Afterwards the serial and
@@ -12,7 +16,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(serial openmp openmp-debug)
+[ ${#configs[@]} -gt 0 ] || configs=(serial openmp openmp-debug asan fuzz)
 
 summary=()
 status=0
@@ -26,6 +30,11 @@ for config in "${configs[@]}"; do
   if (cd "$build" && ctest --output-on-failure -j1 2>&1 | tee "$build/ctest.log"); then :; else status=1; fi
   line=$(grep -E "tests passed|tests failed" "$build/ctest.log" | tail -1)
   summary+=("$config: $line ($(( $(date +%s) - start )) s)")
+  if [ "$config" = fuzz ]; then
+    echo "=== fuzz: run each harness (scripts/run_fuzzers.sh)"
+    if "$here/run_fuzzers.sh" "$build" 2>&1 | tee "$build/fuzz.log"; then :; else status=1; fi
+    while read -r l; do summary+=("$l"); done < <(grep -E "^fuzz " "$build/fuzz.log")
+  fi
 done
 
 # Install step (serial and openmp): install to a temporary prefix, move it,

@@ -68,6 +68,34 @@ TEST(EdgeList, MissingFileIsIoError) {
   }
 }
 
+// Regression (fuzz_edge_list): a NUL or control byte inside a token was
+// quoted raw, so what() ended at the NUL, before the Fix: hint.
+TEST(EdgeList, UnprintableBytesAreEscapedInMessages) {
+  const auto e = parse_failure(std::string("3 1\n0\x01\x00\n-\n", 10));
+  const std::string what = e.what();
+  EXPECT_EQ(e.line(), 2u);
+  EXPECT_NE(what.find("'0\\x01\\x00'"), std::string::npos) << what;
+  EXPECT_NE(what.find(". Fix: "), std::string::npos) << what;
+  for (const char c : e.message()) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << int(c);
+  const auto esc = parse_failure("3 1\n0 1\x1b[31m\n");
+  EXPECT_NE(std::string(esc.what()).find("'1\\x1b[31m'"), std::string::npos) << esc.what();
+}
+
+// Regression (docs/errors.md matrix): a directory opened as a file reported a
+// bogus size, and the tool died with "internal error: basic_string...".
+TEST(EdgeList, DirectoryIsIoError) {
+  const std::string dir = ::testing::TempDir();
+  try {
+    read_edge_list(dir);
+    ADD_FAILURE() << "no IoError for a directory";
+  } catch (const PlanError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::IoError);
+    EXPECT_EQ(e.field(), dir);
+    EXPECT_EQ(e.message(), "is a directory, not a file");
+    EXPECT_NE(std::string(e.what()).find("Fix:"), std::string::npos);
+  }
+}
+
 TEST(EdgeList, WriteThenReadRoundTrips) {
   const std::vector<WaveDependency<std::uint64_t>> deps{{0, 1}, {5, 2}, {1, 2}};
   std::ostringstream out;

@@ -76,7 +76,10 @@ int main(int argc, char* argv[]) {
   try {
     return run(args);
   } catch (const strata::tools::UsageError& e) {
-    std::cerr << "strata: " << e.message << "\n" << kUsage;
+    // Same shape as every other error: kind, message, Fix: hint (then the usage).
+    std::cerr << "strata: InvalidArgument: " << e.message
+              << ". Fix: correct the command line (usage below, or strata --help).\n"
+              << kUsage;
     return strata::tools::exit_usage;
   } catch (const strata::PlanError& e) {
     std::cerr << "strata: " << e.what() << "\n";

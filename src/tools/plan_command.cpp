@@ -17,6 +17,7 @@
 #include <strata/plan/reference_kahn.hpp>
 
 #include "commands.hpp"
+#include "memory_budget.hpp"
 
 namespace strata::tools {
 
@@ -28,6 +29,7 @@ struct PlanArgs {
   bool json = false;
   bool time = false;
   int repeats = 5;
+  std::uint64_t max_memory = 0;  ///< --max-memory; 0: the machine's physical memory
 };
 
 PlanArgs parse_plan_args(const std::vector<std::string>& args) {
@@ -47,6 +49,8 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
       if (v != "text" && v != "json")
         throw UsageError{"--output must be 'text' or 'json', not '" + v + "'"};
       a.json = v == "json";
+    } else if (s == "--max-memory") {
+      a.max_memory = parse_byte_count(value("--max-memory"));
     } else if (s == "--repeats") {
       const std::string& v = value("--repeats");
       try {
@@ -132,9 +136,15 @@ int plan_command(const std::vector<std::string>& argv) {
   const io::EdgeList list = args.demo ? demo_graph() : io::read_edge_list(args.file);
   // 32-bit ordinals and offsets when everything fits (half the memory traffic);
   // ids beyond 32 bits are kept exact so they are reported as they were written.
+  // The budget is checked before anything is allocated for the plan.
   constexpr std::uint64_t max32 = std::numeric_limits<std::uint32_t>::max();
-  if (list.wave_count <= max32 && list.dependencies.size() <= max32 && list.max_wave_id <= max32)
+  const std::uint64_t budget = args.max_memory != 0 ? args.max_memory : physical_memory_bytes();
+  const std::uint64_t waves = list.wave_count, edges = list.dependencies.size();
+  if (waves <= max32 && edges <= max32 && list.max_wave_id <= max32) {
+    check_plan_memory<std::uint32_t>(waves, edges, budget);
     return plan_and_print<std::uint32_t>(list, args);
+  }
+  check_plan_memory<std::uint64_t>(waves, edges, budget);
   return plan_and_print<std::uint64_t>(list, args);
 }
 

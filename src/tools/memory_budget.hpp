@@ -1,0 +1,94 @@
+#pragma once
+// strata plan --max-memory BYTES: the memory budget of one planning call, and
+// the check that rejects a graph whose planner storage cannot fit *before*
+// anything is allocated for it (a header claiming 2^40 waves is a few bytes
+// of text but terabytes of CSR, scratch and plan).
+//
+// The byte needs come from strata::planner_storage_bytes (launch/), the one
+// formula the planner's own device_memory_budget_bytes check and the launch
+// policy use; here it is evaluated without overflow for counts a header can
+// claim, plus the 32-bit copy of the dependency list the tool makes.
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include <unistd.h>
+
+#include <strata/core/error.hpp>
+#include <strata/graph/build_dependency_graph.hpp>
+#include <strata/graph/wave_dependency.hpp>
+#include <strata/launch/planner_storage.hpp>
+
+#include "commands.hpp"
+
+namespace strata::tools {
+
+/// Physical memory of this machine (the default budget); 2^64 - 1 if unknown.
+inline std::uint64_t physical_memory_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return std::numeric_limits<std::uint64_t>::max();
+  const auto p = static_cast<std::uint64_t>(pages), s = static_cast<std::uint64_t>(page);
+  return p > std::numeric_limits<std::uint64_t>::max() / s
+             ? std::numeric_limits<std::uint64_t>::max()
+             : p * s;
+}
+
+/// "1073741824", "512M", "8G", "1T" (K/M/G/T: powers of 1024); UsageError otherwise.
+inline std::uint64_t parse_byte_count(const std::string& text) {
+  const auto bad = [&] {
+    return UsageError{"--max-memory must be a positive byte count such as 1073741824, 512M "
+                      "or 8G, not '" + text + "'"};
+  };
+  std::size_t digits = 0;
+  std::uint64_t value = 0;
+  for (; digits < text.size() && text[digits] >= '0' && text[digits] <= '9'; ++digits) {
+    const auto d = static_cast<std::uint64_t>(text[digits] - '0');
+    if (value > (std::numeric_limits<std::uint64_t>::max() - d) / 10) throw bad();
+    value = value * 10 + d;
+  }
+  if (digits == 0 || value == 0) throw bad();
+  unsigned shift = 0;
+  if (digits + 1 == text.size()) {
+    switch (text[digits]) {
+      case 'K': case 'k': shift = 10; break;
+      case 'M': case 'm': shift = 20; break;
+      case 'G': case 'g': shift = 30; break;
+      case 'T': case 't': shift = 40; break;
+      default: throw bad();
+    }
+  } else if (digits != text.size()) {
+    throw bad();
+  }
+  if (shift != 0 && value > (std::numeric_limits<std::uint64_t>::max() >> shift)) throw bad();
+  return value << shift;
+}
+
+/// Bytes one `strata plan` of this shape holds at least: the planner's storage
+/// (CSR, scratch, result; sparse mode, the smallest) plus the narrowed copy of
+/// the dependencies when planning with ordinals narrower than 64 bits.
+/// Saturates at 2^64 - 1 instead of wrapping.
+template <class Ordinal>
+std::uint64_t plan_memory_bytes(std::uint64_t waves, std::uint64_t dependencies) {
+  constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  // planner_storage_bytes multiplies counts by at most ~8 x 8 bytes: keep its
+  // arguments where that cannot wrap.
+  constexpr std::uint64_t safe = std::uint64_t(1) << 56;
+  if (waves >= safe || dependencies >= safe) return max;
+  const auto need = planner_storage_bytes(waves, dependencies, sizeof(Ordinal), sizeof(Ordinal));
+  std::uint64_t total = need.total();
+  if (sizeof(Ordinal) < sizeof(std::uint64_t)) total += dependencies * sizeof(WaveDependency<Ordinal>);
+  return total;
+}
+
+/// Throws what planning would (CountOverflow for a shape the types cannot
+/// hold), else MemoryConstrained{needed, budget} when the plan cannot fit the
+/// budget; allocates nothing.
+template <class Ordinal>
+void check_plan_memory(std::uint64_t waves, std::uint64_t dependencies, std::uint64_t budget) {
+  check_graph_shape<Ordinal, Ordinal>(waves, dependencies);
+  const std::uint64_t need = plan_memory_bytes<Ordinal>(waves, dependencies);
+  if (need > budget) throw PlanError::memory_constrained(need, budget);
+}
+
+}  // namespace strata::tools
