@@ -3,6 +3,7 @@
 // wide, deep, multi-edges, cycles, invalid ids), on TEST_EXECSPACE, reusing
 // one scratch across all shapes.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -76,9 +77,16 @@ GeneratedGraph corpus_graph(std::uint64_t index) {
   }
 }
 
-TEST(Differential, PlannerMatchesHostKahnOnGeneratedGraphs) {
+const PlanMode kModes[] = {PlanMode::Automatic, PlanMode::Sparse, PlanMode::Dense,
+                           PlanMode::Hybrid, PlanMode::Fused};
+
+class DifferentialModes : public ::testing::TestWithParam<PlanMode> {};
+
+TEST_P(DifferentialModes, PlannerMatchesHostKahnOnGeneratedGraphs) {
   constexpr std::uint64_t graphs = 2400;
   PlannerScratch<TEST_EXECSPACE> scratch;
+  PlanOptions options;
+  options.mode = GetParam();
   std::uint64_t planned = 0, errors = 0;
   for (std::uint64_t index = 0; index < graphs; ++index) {
     const GeneratedGraph g = corpus_graph(index);
@@ -97,7 +105,8 @@ TEST(Differential, PlannerMatchesHostKahnOnGeneratedGraphs) {
                                                            : e.before() * 1000003 + e.after();
     }
     try {
-      const auto plan = plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(), scratch);
+      const auto plan =
+          plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(), scratch, options);
       ASSERT_FALSE(ref_failed) << "graph " << index << " (" << g.description << ") should fail";
       ASSERT_TRUE(same_plan(plan, ref)) << "graph " << index << " (" << g.description << ")";
       ++planned;
@@ -113,25 +122,39 @@ TEST(Differential, PlannerMatchesHostKahnOnGeneratedGraphs) {
   }
   EXPECT_GE(planned, 2000u);
   EXPECT_GE(errors, 200u);
-  std::cout << "[ corpus   ] " << planned << " graphs planned, " << errors
-            << " rejected, all equal to the host reference\n";
+  std::cout << "[ corpus   ] mode " << plan_mode_name(GetParam()) << ": " << planned
+            << " graphs planned, " << errors << " rejected, all equal to the host reference\n";
 }
 
-TEST(Differential, LargerGraphsWithFreshScratch) {
-  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const auto g = generate::random_dag(20000, 100000, seed);
+INSTANTIATE_TEST_SUITE_P(EveryMode, DifferentialModes, ::testing::ValuesIn(kModes),
+                         [](const ::testing::TestParamInfo<PlanMode>& info) {
+                           return std::string(plan_mode_name(info.param));
+                         });
+
+TEST_P(DifferentialModes, LargerGraphsWithFreshScratch) {
+  PlanOptions options;
+  options.mode = GetParam();
+  auto check = [&](const GeneratedGraph& g) {
     const auto deps = generate::narrowed<std::uint32_t>(g);
-    EXPECT_TRUE(same_plan(test::plan(g.wave_count, deps), reference_kahn(g.wave_count, deps)));
-  }
-  const auto sweep = generate::sweep3d(30, 20, 10);
-  const auto deps = generate::narrowed<std::uint32_t>(sweep);
-  EXPECT_TRUE(same_plan(test::plan(sweep.wave_count, deps), reference_kahn(sweep.wave_count, deps)));
+    PlannerScratch<TEST_EXECSPACE> scratch;
+    EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(),
+                                        scratch, options),
+                          reference_kahn(g.wave_count, deps)))
+        << g.description;
+  };
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) check(generate::random_dag(20000, 100000, seed));
+  check(generate::sweep3d(30, 20, 10));
+  check(generate::layered(2000, 6, 3, 30, true, 3));
   // deeper than 256 and 65536 layers: the level sort needs 2 and 3 radix passes
-  for (std::uint64_t n : {300u, 70000u}) {
+  // (dense steps scan every wave per layer: keep their chain short)
+  const std::uint64_t deep = GetParam() == PlanMode::Dense || GetParam() == PlanMode::Hybrid ||
+                                     GetParam() == PlanMode::Sparse
+                                 ? 300
+                                 : 70000;
+  for (std::uint64_t n : {std::uint64_t(300), deep}) {
     auto chain = generate::chain(n);
     generate::shuffle_ids(chain, n);
-    const auto cd = generate::narrowed<std::uint32_t>(chain);
-    EXPECT_TRUE(same_plan(test::plan(chain.wave_count, cd), reference_kahn(chain.wave_count, cd)));
+    check(chain);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <strata/launch/planner_storage.hpp>
 #include <strata/strata.hpp>
 
 #include "test_helpers.hpp"
@@ -236,6 +237,79 @@ TEST(Planner, PlansFromDeviceViewsAndFromABuiltGraph) {
   EXPECT_EQ(graph.dependency_count(), deps.size());
   EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch), ref));
   EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch), ref));  // graph reusable
+}
+
+TEST(PlannerModes, EachForcedModeRunsItsSteps) {
+  const auto g = generate::layered(300, 20, 2, 20, true, 5);
+  const auto deps = generate::narrowed<std::uint32_t>(g);
+  const auto ref = reference_kahn(g.wave_count, deps);
+  for (PlanMode mode : {PlanMode::Sparse, PlanMode::Dense, PlanMode::Fused}) {
+    PlanStatistics stats;
+    PlanOptions options;
+    options.mode = mode;
+    options.statistics = &stats;
+    PlannerScratch<TEST_EXECSPACE> scratch;
+    const auto plan = plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(),
+                                    scratch, options);
+    EXPECT_TRUE(same_plan(plan, ref)) << plan_mode_name(mode);
+    EXPECT_EQ(stats.sparse_layers, mode == PlanMode::Sparse ? 20u : 0u) << plan_mode_name(mode);
+    EXPECT_EQ(stats.dense_layers, mode == PlanMode::Dense ? 20u : 0u) << plan_mode_name(mode);
+    EXPECT_EQ(stats.fused, mode == PlanMode::Fused) << plan_mode_name(mode);
+    EXPECT_EQ(stats.sources, 300u);
+  }
+}
+
+TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnADenseStart) {
+  PlanStatistics stats;
+  PlanOptions options;
+  options.statistics = &stats;
+  auto chain = generate::chain(5000);
+  const auto cd = generate::narrowed<std::uint32_t>(chain);
+  const auto plan = plan_barriers(TEST_EXECSPACE(), chain.wave_count, cd.data(), cd.size(), options);
+  EXPECT_EQ(plan.group_count(), 5000u);
+  EXPECT_TRUE(stats.fused);
+  EXPECT_LE(stats.fused_from_layer, 2u);
+  EXPECT_FALSE(stats.first_decision.empty());
+
+  // Half of the waves are sources: the first step is bottom-up on a parallel
+  // device; a one-thread device fuses everything.
+  auto wide = generate::layered(50000, 2, 1, 0, true, 9);
+  const auto wd = generate::narrowed<std::uint32_t>(wide);
+  plan_barriers(TEST_EXECSPACE(), wide.wave_count, wd.data(), wd.size(), options);
+  if (TEST_EXECSPACE().concurrency() == 1)
+    EXPECT_TRUE(stats.fused && stats.fused_from_layer == 0) << stats.first_decision;
+  else
+    EXPECT_GE(stats.dense_layers, 1u) << stats.first_decision;
+}
+
+TEST(PlannerModes, OverBudgetIsMemoryConstrained) {
+  const auto g = generate::random_dag(10000, 40000, 3);
+  const auto deps = generate::narrowed<std::uint32_t>(g);
+  PlanOptions options;
+  options.device_memory_budget_bytes = 100000;
+  const auto e = expect_plan_error(ErrorKind::MemoryConstrained, [&] {
+    plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(), options);
+  });
+  EXPECT_EQ(e.budget_bytes(), 100000u);
+  const auto need = planner_storage_bytes(10000, 40000, 4, 4, false);
+  EXPECT_EQ(e.needed_bytes(), need.total());
+  // The same budget with room to spare plans.
+  options.device_memory_budget_bytes = need.total();
+  EXPECT_NO_THROW(plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(), options));
+}
+
+TEST(PlannerModes, StorageEstimateMatchesWhatThePlannerHolds) {
+  const auto g = generate::random_dag(5000, 20000, 4);
+  const auto deps = generate::narrowed<std::uint32_t>(g);
+  PlanOptions options;
+  options.mode = PlanMode::Sparse;
+  auto scratch = PlannerScratch<TEST_EXECSPACE>::try_with_capacity(g.wave_count, deps.size());
+  const auto plan = plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(), scratch, options);
+  const auto need = planner_storage_bytes(g.wave_count, deps.size(), 4, 4, false);
+  const std::size_t result = (plan.level.span() + plan.waves.span() + plan.group_offsets.span()) * 4;
+  const std::size_t sort_and_counters = scratch.sort_counts.span() * 4 + scratch.fused_counters.span() * 8;
+  EXPECT_EQ(scratch.bytes() - sort_and_counters, need.csr + need.scratch);
+  EXPECT_LE(result, need.result);
 }
 
 }  // namespace

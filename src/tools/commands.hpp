@@ -18,5 +18,6 @@ struct UsageError {
 
 int plan_command(const std::vector<std::string>& args);
 int gen_command(const std::vector<std::string>& args);
+int explain_command(const std::vector<std::string>& args);
 
 }  // namespace strata::tools

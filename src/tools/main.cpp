@@ -17,7 +17,9 @@
 namespace {
 
 const char* const kUsage =
-    "usage: strata plan FILE|--demo [--output text|json] [--time] [--repeats N]\n"
+    "usage: strata plan FILE|--demo [--output text|json] [--mode auto|sparse|dense|hybrid|fused]\n"
+    "                   [--max-memory BYTES[K|M|G|T]] [--time] [--repeats N]\n"
+    "       strata explain FILE|--demo   (the launch policy's decision and the device limits)\n"
     "       strata gen KIND ARGS... [--seed S]   (edge-list text on stdout)\n"
     "         kinds: sweep2d NX [NY] | sweep3d N [NY NZ] | chain N | fanout N\n"
     "                layered WIDTH DEPTH [FAN_IN [SKIP_PERCENT]] | random WAVES DEPENDENCIES\n"
@@ -42,6 +44,7 @@ int run(const std::vector<std::string>& args) {
   }
   if (command == "plan") return strata::tools::plan_command(rest);
   if (command == "gen") return strata::tools::gen_command(rest);
+  if (command == "explain") return strata::tools::explain_command(rest);
   throw strata::tools::UsageError{"unknown command '" + command + "'"};
 }
 

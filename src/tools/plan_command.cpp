@@ -30,6 +30,7 @@ struct PlanArgs {
   bool time = false;
   int repeats = 5;
   std::uint64_t max_memory = 0;  ///< --max-memory; 0: the machine's physical memory
+  PlanMode mode = PlanMode::Automatic;
 };
 
 PlanArgs parse_plan_args(const std::vector<std::string>& args) {
@@ -49,6 +50,13 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
       if (v != "text" && v != "json")
         throw UsageError{"--output must be 'text' or 'json', not '" + v + "'"};
       a.json = v == "json";
+    } else if (s == "--mode") {
+      const std::string& v = value("--mode");
+      try {
+        a.mode = parse_plan_mode(v);
+      } catch (const PlanError&) {
+        throw UsageError{"--mode must be auto, sparse, dense, hybrid or fused, not '" + v + "'"};
+      }
     } else if (s == "--max-memory") {
       a.max_memory = parse_byte_count(value("--max-memory"));
     } else if (s == "--repeats") {
@@ -106,20 +114,32 @@ int plan_and_print(const io::EdgeList& list, const PlanArgs& args) {
   const std::size_t count = list.dependencies.size();
   Space space;
   PlannerScratch<Space, Ordinal, Ordinal> scratch;
-  auto plan = plan_barriers(space, list.wave_count, deps, count, scratch);
+  PlanOptions options;
+  options.mode = args.mode;
+  options.device_memory_budget_bytes = args.max_memory;  // 0 (not given): unbounded here
+  PlanStatistics stats;
+  options.statistics = &stats;
+  auto plan = plan_barriers(space, list.wave_count, deps, count, scratch, options);
   if (args.time) {
     // Planning only (parsing excluded), on the scratch the first plan sized;
     // planner and reference alternate so both see the same machine state.
     std::vector<double> plan_t, ref_t;
     for (int r = 0; r < args.repeats; ++r) {
-      plan_t.push_back(seconds([&] { plan = plan_barriers(space, list.wave_count, deps, count, scratch); }));
+      plan_t.push_back(seconds(
+          [&] { plan = plan_barriers(space, list.wave_count, deps, count, scratch, options); }));
       ref_t.push_back(seconds([&] { (void)reference_kahn(list.wave_count, deps, count); }));
     }
     const double plan_s = median(plan_t), ref_s = median(ref_t);
     std::cerr << std::setprecision(6) << "plan_seconds " << plan_s << "\n"
               << "reference_seconds " << ref_s << "\n"
               << "backend " << Space::name() << " concurrency " << space.concurrency()
-              << " ordinal_bits " << 8 * sizeof(Ordinal) << " repeats " << args.repeats << "\n";
+              << " ordinal_bits " << 8 * sizeof(Ordinal) << " repeats " << args.repeats << "\n"
+              << "mode " << plan_mode_name(args.mode) << " sparse_layers " << stats.sparse_layers
+              << " dense_layers " << stats.dense_layers << " fused "
+              << (stats.fused ? "from_layer " + std::to_string(stats.fused_from_layer) +
+                                    " workers " + std::to_string(stats.fused_workers)
+                              : std::string("no"))
+              << "\n";
   }
   if (args.json)
     io::write_plan_json(std::cout, plan);

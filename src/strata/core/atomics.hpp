@@ -41,4 +41,22 @@ KOKKOS_FORCEINLINE_FUNCTION T fetch_sub(T* ptr, T value) {
   }
 }
 
+/// *ptr = max(*ptr, value); returns the old value.
+template <class ExecSpace, class T>
+KOKKOS_FORCEINLINE_FUNCTION T fetch_max(T* ptr, T value) {
+  if constexpr (is_serial_space_v<ExecSpace>) {
+    const T old = *ptr;
+    if (value > old) *ptr = value;
+    return old;
+  } else {
+    return Kokkos::atomic_fetch_max(ptr, value);
+  }
+}
+
+/// A memory fence where other threads can observe the writes (none on Serial).
+template <class ExecSpace>
+KOKKOS_FORCEINLINE_FUNCTION void memory_fence() {
+  if constexpr (!is_serial_space_v<ExecSpace>) Kokkos::memory_fence();
+}
+
 }  // namespace strata::detail

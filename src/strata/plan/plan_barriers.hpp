@@ -9,8 +9,11 @@
 // `dependencies` is a rank-1 Kokkos View of WaveDependency<Ordinal> that the
 // execution space can read, or a host array (pointer + count), which is used
 // in place on host backends and staged through the scratch on devices.
+// The mode (PlanOptions::mode) is chosen per layer by LaunchPolicy::standard()
+// unless the caller forces one; every mode gives the identical plan.
 // Errors (PlanError): InvalidWave, SelfDependency (first offender in input
-// order), Cycle, CountOverflow, StorageReserveFailed. On error nothing is
+// order), Cycle, CountOverflow, StorageReserveFailed, MemoryConstrained (a
+// non-zero device_memory_budget_bytes below what the plan needs). On error nothing is
 // returned and the scratch stays usable.
 
 #include <cstddef>
@@ -25,10 +28,12 @@
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/plan/barrier_plan.hpp>
-#include <strata/plan/detail/sparse_layers.hpp>
+#include <strata/plan/detail/group_offsets.hpp>
+#include <strata/plan/detail/layer_driver.hpp>
 #include <strata/plan/detail/stable_level_sort.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
+#include <strata/launch/planner_storage.hpp>
 
 namespace strata {
 
@@ -37,8 +42,12 @@ template <class ExecSpace, class Ordinal, class Offset>
 BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     const ExecSpace& space, const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
-  (void)options;  // every mode available today is the sparse one
   const std::uint64_t waves = graph.wave_count();
+  const bool reverse = options.mode == PlanMode::Dense || options.mode == PlanMode::Hybrid;
+  const PlannerStorageBytes need = planner_storage_bytes(
+      waves, graph.dependency_count(), sizeof(Ordinal), sizeof(Offset), reverse);
+  if (options.device_memory_budget_bytes != 0 && need.total() > options.device_memory_budget_bytes)
+    throw PlanError::memory_constrained(need.total(), options.device_memory_budget_bytes);
   scratch.reserve(space, waves, 0);
 
   const ProfilingRegion region("strata::plan_barriers");
@@ -47,15 +56,23 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
   plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
   plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
 
-  const std::uint64_t scheduled = detail::sparse_layers(space, graph, scratch, plan.level);
-  if (scheduled != waves) throw PlanError::cycle(waves - scheduled);
-  const auto& begins = scratch.layer_begin;
-  plan.group_offsets = allocate_view<typename Plan::view_type>(begins.size(), "group offsets");
-  Kokkos::deep_copy(space, plan.group_offsets,
-                    Kokkos::View<const Ordinal*, Kokkos::HostSpace,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(begins.data(),
-                                                                          begins.size()));
-  detail::stable_level_sort(space, begins.size() - 1, plan.level, plan.waves, scratch);
+  const detail::LayerWalk walk = detail::walk_layers(space, graph, scratch, plan.level, options);
+  if (walk.scheduled != waves) throw PlanError::cycle(waves - walk.scheduled);
+  std::uint64_t groups = 0;
+  if (walk.fused) {  // the fused layers were never seen by the host: count them on the device
+    groups = detail::group_count_of(space, plan.level);
+    plan.group_offsets = allocate_view<typename Plan::view_type>(groups + 1, "group offsets");
+    detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
+  } else {
+    const auto& begins = scratch.layer_begin;
+    groups = begins.size() - 1;
+    plan.group_offsets = allocate_view<typename Plan::view_type>(begins.size(), "group offsets");
+    Kokkos::deep_copy(space, plan.group_offsets,
+                      Kokkos::View<const Ordinal*, Kokkos::HostSpace,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>(begins.data(),
+                                                                            begins.size()));
+  }
+  detail::stable_level_sort(space, groups, plan.level, plan.waves, scratch);
   space.fence();
   return plan;
 }

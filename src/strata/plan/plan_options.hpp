@@ -1,14 +1,38 @@
 #pragma once
+#include <cstdint>
+#include <string>
+
 namespace strata {
 
 /// How the planner walks the layers. Every mode gives the identical plan.
 enum class PlanMode {
-  Automatic,  ///< let the planner choose (today: Sparse)
+  Automatic,  ///< ask LaunchPolicy::standard() before every layer (default)
   Sparse,     ///< top-down Kahn over a scan-compacted frontier, one phase pair per layer
+  Dense,      ///< bottom-up over all unscheduled waves with a reverse CSR
+  Hybrid,     ///< per layer: bottom-up while the frontier is dense, top-down otherwise
+  Fused,      ///< all layers in one persistent launch with a device-side ready queue
+};
+
+const char* plan_mode_name(PlanMode mode) noexcept;
+/// "auto", "sparse", "dense", "hybrid", "fused"; InvalidArgument otherwise.
+PlanMode parse_plan_mode(const std::string& name);
+
+/// What a planning call did (filled when PlanOptions::statistics is set).
+struct PlanStatistics {
+  std::uint64_t sparse_layers = 0;  ///< layers computed top-down
+  std::uint64_t dense_layers = 0;   ///< layers computed bottom-up
+  bool fused = false;               ///< the remaining layers ran in one fused launch
+  std::uint64_t fused_from_layer = 0;
+  std::uint64_t fused_workers = 0;
+  std::uint64_t sources = 0;        ///< waves in layer 0
+  std::string first_decision;       ///< the policy's reason for the first layer
 };
 
 struct PlanOptions {
   PlanMode mode = PlanMode::Automatic;
+  /// Device memory the plan may hold (0 = unbounded); more is MemoryConstrained.
+  std::uint64_t device_memory_budget_bytes = 0;
+  PlanStatistics* statistics = nullptr;
 };
 
 }  // namespace strata

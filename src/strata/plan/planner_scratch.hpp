@@ -58,9 +58,18 @@ class PlannerScratch {
     graph.reserve(wave_count, dependency_count);
     reserve_capacity(remaining, wave_count, "remaining in-degree");
     reserve_capacity(order, wave_count, "ready wave layers");
+    reserve_capacity(fused_counters, 4, "fused queue counters");
     reserve_capacity(sort_counts,
                      detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
                      "level sort counters");
+  }
+
+  /// Grows the in-edge CSR and cursors of the dense and hybrid modes (only
+  /// reserved once a bottom-up step runs).
+  void reserve_reverse(std::uint64_t wave_count, std::uint64_t dependency_count) {
+    reserve_capacity(reverse_row_map, wave_count + 1, "reverse offsets");
+    reserve_capacity(reverse_entries, dependency_count, "reverse sources");
+    reserve_capacity(in_cursor, wave_count, "in-edge cursors");
   }
 
   /// Reserves staging for a host dependency array (only used when the
@@ -84,7 +93,9 @@ class PlannerScratch {
     return graph.row_map.span() * sizeof(Offset) + graph.entries.span() * sizeof(Ordinal) +
            graph.cursor.span() * sizeof(Offset) + remaining.span() * sizeof(Offset) +
            order.span() * sizeof(Ordinal) + sort_counts.span() * sizeof(Ordinal) +
-           staging.span() * sizeof(WaveDependency<Ordinal>);
+           staging.span() * sizeof(WaveDependency<Ordinal>) +
+           reverse_row_map.span() * sizeof(Offset) + reverse_entries.span() * sizeof(Ordinal) +
+           in_cursor.span() * sizeof(Offset) + fused_counters.span() * sizeof(std::uint64_t);
   }
 
   // The buffers (public so the planner phases and tests can reach them; they
@@ -94,6 +105,10 @@ class PlannerScratch {
   Kokkos::View<Ordinal*, memory_space> order;                ///< frontiers, layer after layer
   Kokkos::View<Ordinal*, memory_space> sort_counts;          ///< per-chunk radix counters
   Kokkos::View<WaveDependency<Ordinal>*, memory_space> staging;  ///< host input copied in
+  Kokkos::View<Offset*, memory_space> reverse_row_map;   ///< dense: in-edge offsets
+  Kokkos::View<Ordinal*, memory_space> reverse_entries;  ///< dense: predecessors
+  Kokkos::View<Offset*, memory_space> in_cursor;         ///< dense: in-edges known scheduled
+  Kokkos::View<std::uint64_t*, memory_space> fused_counters;  ///< fused: head, tail, pending, processed
   std::vector<Ordinal> layer_begin;  ///< host: start of each layer (grows with the depth)
 };
 

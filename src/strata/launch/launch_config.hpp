@@ -1,0 +1,58 @@
+#pragma once
+// LaunchConfig: the caller's configuration of one persistent dispatch, and
+// the requests / recommendations built from it through the one shared
+// LaunchPolicy::standard() (the planner asks the same policy).
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <strata/launch/launch_request.hpp>
+#include <strata/launch/sizing.hpp>
+#include <strata/launch/task_queue.hpp>
+#include <strata/launch/workload_hints.hpp>
+
+namespace strata::launch {
+
+struct LaunchConfig {
+  /// Persistent worker teams (the dispatch ceiling).
+  std::uint32_t worker_count = SizingPolicy::standard().default_worker_count();
+  /// Wall-clock budget before the dispatch drains its queue and exits.
+  std::chrono::nanoseconds max_wall_time =
+      std::chrono::seconds(SizingPolicy::standard().default_max_wall_seconds());
+  /// Items each worker is expected to produce per item (sizes the next frontier).
+  std::uint32_t expected_items_per_worker = 0;
+  WorkloadHints workload;
+
+  /// InvalidLaunchConfig when worker_count is zero or max_wall_time is not positive.
+  void validate() const;
+
+  /// Direct-dispatch grid for `queue_len` slots: never more teams than
+  /// worker_count, and never more than the slots need.
+  std::array<std::uint32_t, 3> dispatch_grid(std::uint32_t queue_len,
+                                             std::uint32_t max_team_size) const;
+
+  LaunchRequest launch_request(std::uint32_t queue_len, std::uint32_t max_team_size,
+                               std::uint32_t max_league_size,
+                               std::uint32_t max_invocations_per_team) const;
+
+  /// From task slots: only schedulable slots add lanes; the snapshot's
+  /// requeue count and maximum priority age are applied. InvalidTaskState
+  /// for an unknown state word.
+  LaunchRequest launch_request_for_tasks(const std::vector<TaskWorkItem>& tasks,
+                                         std::uint32_t max_team_size,
+                                         std::uint32_t max_league_size,
+                                         std::uint32_t max_invocations_per_team) const;
+
+  /// InvalidDeviceLimits for malformed limits.
+  LaunchRecommendation launch_recommendation(std::uint32_t queue_len, std::uint32_t max_team_size,
+                                             std::uint32_t max_league_size,
+                                             std::uint32_t max_invocations_per_team) const;
+
+  LaunchRecommendation launch_recommendation_for_tasks(
+      const std::vector<TaskWorkItem>& tasks, std::uint32_t max_team_size,
+      std::uint32_t max_league_size, std::uint32_t max_invocations_per_team) const;
+};
+
+}  // namespace strata::launch

@@ -1,0 +1,153 @@
+#include <strata/launch/launch_policy.hpp>
+
+#include <string>
+
+#include <strata/core/error.hpp>
+#include <strata/launch/planner_storage.hpp>
+
+namespace strata::launch {
+
+const char* launch_mode_name(LaunchMode mode) noexcept {
+  switch (mode) {
+    case LaunchMode::Sparse: return "sparse";
+    case LaunchMode::Dense: return "dense";
+    case LaunchMode::Hybrid: return "hybrid";
+    case LaunchMode::Fused: return "fused";
+    case LaunchMode::MemoryConstrained: return "memory-constrained";
+  }
+  return "unknown";
+}
+
+LaunchPolicy LaunchPolicy::standard() {
+  LaunchPolicy p;
+  // Measured on this project's benchmarks (docs/launch_policy.md).
+  p.fused_max_frontier = 64;
+  // Bottom-up steps never won on the host graphs measured (the reverse CSR
+  // costs a second CSR build); they are kept for frontiers covering most of
+  // the graph, where a scan over all waves is nearly all useful work.
+  p.dense_min_density_bps = 8000;
+  p.hybrid_min_density_bps = 5000;
+  p.pressure_sparse_bps = 9000;
+  p.default_team_size = 256;
+  return p;
+}
+
+namespace {
+std::string percent(std::uint64_t bps) {
+  return std::to_string(bps / 100) + "." + std::to_string((bps % 100) / 10) + "%";
+}
+}  // namespace
+
+LaunchRecommendation LaunchPolicy::recommend(const LaunchRequest& r) const {
+  LaunchRecommendation rec;
+  decide(r, rec, &rec.reason);
+  return rec;
+}
+
+LaunchMode LaunchPolicy::choose(const LaunchRequest& r) const {
+  LaunchRecommendation rec;
+  decide(r, rec, nullptr);
+  return rec.mode;
+}
+
+void LaunchPolicy::decide(const LaunchRequest& r, LaunchRecommendation& rec,
+                          std::string* reason) const {
+  // 1. limits
+  if (r.max_team_size == 0)
+    throw PlanError::invalid_device_limits("max_team_size", "max_team_size is 0");
+  if (r.max_league_size == 0)
+    throw PlanError::invalid_device_limits("max_league_size", "max_league_size is 0");
+  if (r.max_invocations_per_team == 0)
+    throw PlanError::invalid_device_limits("max_invocations_per_team",
+                                           "max_invocations_per_team is 0");
+  if (r.max_team_size > r.max_invocations_per_team)
+    throw PlanError::invalid_device_limits(
+        "max_team_size", "max_team_size " + std::to_string(r.max_team_size) +
+                             " exceeds max_invocations_per_team " +
+                             std::to_string(r.max_invocations_per_team));
+  if (r.requested_worker_groups == 0)
+    throw PlanError::invalid_device_limits("requested_worker_groups",
+                                           "requested_worker_groups is 0");
+
+  const std::uint64_t nodes = r.graph_node_count != 0 ? r.graph_node_count : r.queue_len;
+  const std::uint64_t hits = r.expected_hits_per_item == 0 ? 1 : r.expected_hits_per_item;
+  std::uint64_t capacity =
+      r.requested_hit_capacity != 0 ? r.requested_hit_capacity : std::uint64_t(r.queue_len) * hits;
+  if (r.requested_hit_capacity == 0 && nodes != 0 && capacity > nodes) capacity = nodes;
+  rec.frontier_capacity = capacity;
+
+  // Geometry: teams of default_team_size threads (or what the device allows),
+  // as many as the frontier needs, within the caller's and the device's caps.
+  rec.team_size = default_team_size < r.max_team_size ? default_team_size : r.max_team_size;
+  std::uint64_t league = (std::uint64_t(r.queue_len) + rec.team_size - 1) / rec.team_size;
+  if (league > r.requested_worker_groups) league = r.requested_worker_groups;
+  if (league > r.max_league_size) league = r.max_league_size;
+  rec.league_size = static_cast<std::uint32_t>(league == 0 ? 1 : league);
+
+  // 2. memory
+  const auto sparse_bytes =
+      planner_storage_bytes(nodes, r.graph_edge_count, ordinal_bytes, offset_bytes, false);
+  const auto dense_bytes =
+      planner_storage_bytes(nodes, r.graph_edge_count, ordinal_bytes, offset_bytes, true);
+  const std::uint64_t needed = r.resident_device_bytes + sparse_bytes.total();
+  rec.needed_bytes = needed;
+  const std::uint64_t budget = r.device_memory_budget_bytes;
+  if (budget != 0 && needed > budget) {
+    rec.mode = LaunchMode::MemoryConstrained;
+    if (reason) *reason = "graph + planner storage need " + std::to_string(needed) +
+                 " bytes, above the budget of " + std::to_string(budget) + " bytes";
+    return;
+  }
+  bool dense_allowed = true;
+  std::string dense_note;  // only formatted when a reason is asked for
+  if (budget != 0 && r.resident_device_bytes + dense_bytes.total() > budget) {
+    dense_allowed = false;
+    if (reason) dense_note = "; the reverse CSR of the dense modes would exceed the budget";
+  } else if (r.memory_pressure_bps >= pressure_sparse_bps) {
+    dense_allowed = false;
+    if (reason)
+      dense_note = "; memory pressure " + percent(r.memory_pressure_bps) + " rules out the reverse CSR";
+  }
+
+  // 3. a single hardware thread
+  if (r.device_concurrency == 1) {
+    rec.mode = LaunchMode::Fused;
+    rec.league_size = 1;
+    rec.team_size = 1;
+    if (reason)
+      *reason = "the device has one hardware thread: no layer barrier is worth its cost" +
+                dense_note;
+    return;
+  }
+  // 4. narrow and not growing
+  const std::uint64_t density =
+      r.frontier_density_bps != 0 ? r.frontier_density_bps
+      : nodes != 0               ? std::uint64_t(r.queue_len) * 10000 / nodes
+                                 : 0;
+  if (r.queue_len <= fused_max_frontier && hits <= 1) {
+    rec.mode = LaunchMode::Fused;
+    rec.league_size = 1;
+    if (reason) *reason = "frontier of " + std::to_string(r.queue_len) + " waves (<= " +
+                 std::to_string(fused_max_frontier) +
+                 ") is not growing: per-layer launches would dominate" + dense_note;
+    return;
+  }
+  // 5. / 6. dense frontier
+  if (dense_allowed && density >= dense_min_density_bps) {
+    rec.mode = LaunchMode::Dense;
+    if (reason) *reason = "frontier density " + percent(density) + " >= " + percent(dense_min_density_bps) +
+                 ": a bottom-up step over all waves beats top-down atomics";
+    return;
+  }
+  if (dense_allowed && density >= hybrid_min_density_bps) {
+    rec.mode = LaunchMode::Hybrid;
+    if (reason) *reason = "frontier density " + percent(density) + " >= " +
+                 percent(hybrid_min_density_bps) + ": bottom-up while layers stay that dense";
+    return;
+  }
+  rec.mode = LaunchMode::Sparse;
+  if (reason) *reason = "frontier of " + std::to_string(r.queue_len) + " waves, density " +
+               percent(density) + ": top-down over the frontier" + dense_note;
+}
+
+}  // namespace strata::launch

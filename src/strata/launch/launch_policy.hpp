@@ -1,0 +1,58 @@
+#pragma once
+// LaunchPolicy: one shared policy that turns a LaunchRequest into a
+// LaunchRecommendation. The planner asks LaunchPolicy::standard() for its
+// mode, and so does LaunchConfig, so the two parts are one system.
+//
+// The rules, in order (thresholds are members so tests and tuning can see
+// them; the standard values and the measurements behind them are in
+// docs/launch_policy.md):
+//
+//  1. limits      zero team size, league size or invocations, or a team size
+//                 above the invocations per team, are malformed: an error.
+//  2. memory      graph + planner storage + resident bytes above a non-zero
+//                 budget: MemoryConstrained (shard it). If only the dense
+//                 modes' reverse CSR does not fit, or memory pressure is at
+//                 least `pressure_sparse_bps`, the dense modes are ruled out.
+//  3. one thread  a device with one hardware thread (device_concurrency 1,
+//                 e.g. Kokkos::Serial) has nothing to synchronise: layer
+//                 barriers only cost, and the fused queue with continuation
+//                 is a plain serial Kahn: Fused.
+//  4. narrow      a frontier of at most `fused_max_frontier` waves that is not
+//                 growing (expected_hits_per_item <= 1) cannot fill the
+//                 device, and a deep graph pays a launch and a fence per
+//                 layer: Fused (one launch for all remaining layers).
+//  5. dense       frontier density (frontier / all waves) of at least
+//                 `dense_min_density_bps`: a bottom-up step over all waves
+//                 costs less than top-down atomics over the frontier: Dense.
+//  6. mixed       density of at least `hybrid_min_density_bps`: Hybrid
+//                 (bottom-up while layers are that dense, top-down after).
+//  7. otherwise   Sparse.
+#include <cstdint>
+#include <string>
+
+#include <strata/launch/launch_request.hpp>
+
+namespace strata::launch {
+
+class LaunchPolicy {
+ public:
+  static LaunchPolicy standard();
+
+  /// Throws InvalidDeviceLimits for malformed limits.
+  LaunchRecommendation recommend(const LaunchRequest& request) const;
+  /// The mode recommend() would give, without formatting its reason (the
+  /// planner asks before every layer).
+  LaunchMode choose(const LaunchRequest& request) const;
+
+  std::uint32_t fused_max_frontier = 0;       ///< rule 4
+  std::uint16_t dense_min_density_bps = 0;    ///< rule 5
+  std::uint16_t hybrid_min_density_bps = 0;   ///< rule 6
+  std::uint16_t pressure_sparse_bps = 0;      ///< rule 2
+  std::uint32_t default_team_size = 0;        ///< threads per team when the device allows it
+  unsigned ordinal_bytes = 4, offset_bytes = 4;  ///< for the memory estimate
+
+ private:
+  void decide(const LaunchRequest& request, LaunchRecommendation& rec, std::string* reason) const;
+};
+
+}  // namespace strata::launch

@@ -1,0 +1,44 @@
+#pragma once
+// What the launch policy is asked (LaunchRequest) and what it answers
+// (LaunchRecommendation).
+#include <cstdint>
+#include <string>
+
+namespace strata::launch {
+
+struct LaunchRequest {
+  std::uint32_t queue_len = 0;                 ///< schedulable work items
+  std::uint32_t requested_worker_groups = 0;   ///< caller's persistent team ceiling
+  std::uint32_t max_team_size = 0;             ///< backend: threads per team
+  std::uint32_t max_league_size = 0;           ///< backend: teams per launch dimension
+  std::uint32_t max_invocations_per_team = 0;  ///< backend: invocations per team
+  std::uint32_t requested_hit_capacity = 0;    ///< explicit next-frontier capacity (0 = derive)
+  std::uint32_t expected_hits_per_item = 1;    ///< average out-degree: next-frontier items per item
+  std::uint32_t hot_opcode_count = 0;
+  std::uint32_t hot_window_count = 0;
+  std::uint32_t requeue_count = 0;     ///< requeued task slots in the snapshot
+  std::uint32_t max_priority_age = 0;  ///< oldest priority age among schedulable slots
+  std::uint32_t graph_node_count = 0;
+  std::uint32_t graph_edge_count = 0;
+  std::uint16_t frontier_density_bps = 0;
+  std::uint16_t memory_pressure_bps = 0;
+  std::uint64_t resident_device_bytes = 0;
+  std::uint64_t device_memory_budget_bytes = 0;
+  std::uint32_t device_concurrency = 0;  ///< hardware threads of the device (0 = unknown)
+};
+
+/// Execution modes; the planner's PlanMode names the same strategies.
+enum class LaunchMode { Sparse, Dense, Hybrid, Fused, MemoryConstrained };
+
+const char* launch_mode_name(LaunchMode mode) noexcept;
+
+struct LaunchRecommendation {
+  LaunchMode mode = LaunchMode::Sparse;
+  std::uint32_t league_size = 1;      ///< teams to launch
+  std::uint32_t team_size = 1;        ///< threads per team
+  std::uint64_t frontier_capacity = 0;  ///< next-frontier buffer entries
+  std::uint64_t needed_bytes = 0;     ///< device bytes the plan would hold (0 if unknown)
+  std::string reason;                 ///< one line: which rule decided, with its figures
+};
+
+}  // namespace strata::launch

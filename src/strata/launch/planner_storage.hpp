@@ -1,0 +1,29 @@
+#pragma once
+// Bytes the planner (plan/) holds for a shape, computed from the same buffers
+// PlannerScratch and BarrierPlan allocate (unit_test/tstPlanner.cpp checks the
+// estimate against a real plan). Used by the launch policy's memory rule.
+#include <cstdint>
+
+namespace strata {
+
+struct PlannerStorageBytes {
+  std::uint64_t csr = 0;      ///< row_map + entries
+  std::uint64_t scratch = 0;  ///< every other planning buffer
+  std::uint64_t result = 0;   ///< the BarrierPlan (level, waves, group offsets at most V + 1)
+  std::uint64_t total() const { return csr + scratch + result; }
+};
+
+/// `reverse` adds the in-edge CSR and cursors of the dense and hybrid modes.
+inline PlannerStorageBytes planner_storage_bytes(std::uint64_t waves, std::uint64_t dependencies,
+                                                 unsigned ordinal_bytes, unsigned offset_bytes,
+                                                 bool reverse = false) {
+  PlannerStorageBytes b;
+  b.csr = (waves + 1) * offset_bytes + dependencies * ordinal_bytes;
+  // fill cursor / release counts, remaining in-degree (offsets), frontier order (ordinals)
+  b.scratch = waves * (2ull * offset_bytes + ordinal_bytes);
+  if (reverse) b.scratch += b.csr + waves * offset_bytes;  // in-edge CSR + per-wave cursor
+  b.result = waves * 2ull * ordinal_bytes + (waves + 1) * ordinal_bytes;
+  return b;
+}
+
+}  // namespace strata

@@ -1,0 +1,121 @@
+#pragma once
+// Fused mode: every remaining layer in one launch, with no host fence per
+// layer. A persistent kernel of `workers` threads shares a device-side ready
+// queue (the `order` array: slots are claimed with an atomic head, filled
+// with an atomic tail) and a `pending` count of queued-but-unfinished waves:
+//
+//   worker: claim slot i; wait until it is filled (or pending == 0: no wave
+//           will ever fill it: done, or a cycle); for each target t of the
+//           wave w found there: level(t) = max(level(t), level(w) + 1); the
+//           decrement that brings t's in-degree to zero queues t.
+//
+// Levels do not depend on the order waves are processed in: level(t) is the
+// maximum over its predecessors, complete when its last predecessor releases
+// it. So the plan is the layer-synchronous one, on any number of workers.
+// The queue starts from the current frontier, so the fused kernel can finish
+// a plan that other modes began.
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/atomics.hpp>
+#include <strata/core/ordinal.hpp>
+#include <strata/graph/dependency_graph.hpp>
+#include <strata/plan/detail/frontier_start.hpp>
+
+namespace strata::detail {
+
+/// Processes the frontier order[first, first + frontier) and everything behind
+/// it. `counters` holds 4 entries (head, tail, pending, processed). Returns
+/// how many waves were scheduled in total.
+template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
+          class LevelView, class CounterView>
+std::uint64_t fused_tail(const ExecSpace& space,
+                         const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                         const RemainingView& remaining, const OrderView& order,
+                         const LevelView& level, const CounterView& counters, std::size_t first,
+                         std::size_t frontier, std::size_t workers) {
+  const std::size_t waves = graph.wave_count();
+  const auto row_map = graph.row_map;
+  const auto entries = graph.entries;
+  constexpr Ordinal unreached = unreached_level<Ordinal>;
+  constexpr Ordinal empty = std::numeric_limits<Ordinal>::max();
+  const std::size_t filled = first + frontier;
+
+  // Unscheduled waves start at level 0 (their final level is a max), and the
+  // queue slots behind the frontier start empty.
+  Kokkos::parallel_for(
+      "strata::plan::fused_init", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        if (level(i) == unreached) level(i) = 0;
+        if (i >= filled) order(i) = empty;
+      });
+  Kokkos::parallel_for(
+      "strata::plan::fused_counters", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+      KOKKOS_LAMBDA(const int) {
+        counters(0) = first;     // head: next slot to claim
+        counters(1) = filled;    // tail: next slot to fill
+        counters(2) = frontier;  // pending: queued waves not yet finished
+        counters(3) = 0;         // waves processed
+      });
+
+  Kokkos::parallel_for(
+      "strata::plan::fused_workers", Kokkos::RangePolicy<ExecSpace>(space, 0, workers),
+      KOKKOS_LAMBDA(const std::size_t) {
+        std::uint64_t* head = &counters(0);
+        std::uint64_t* tail = &counters(1);
+        std::uint64_t* pending = &counters(2);
+        std::uint64_t done = 0;
+        for (;;) {
+          const std::uint64_t i = detail::fetch_add<ExecSpace>(head, std::uint64_t(1));
+          if (i >= waves) break;
+          volatile Ordinal* slot = &order(i);
+          bool quit = false;
+          while (*slot == empty) {
+            if (*static_cast<volatile std::uint64_t*>(pending) == 0) {
+              quit = true;
+              break;
+            }
+          }
+          if (quit) break;
+          detail::memory_fence<ExecSpace>();  // see the level written before the wave was queued
+          Ordinal w = *slot;
+          // Continuation: the first target a wave releases is processed next by
+          // the same worker instead of going through the queue, so a chain runs
+          // on one worker without touching the shared counters.
+          for (;;) {
+            const Ordinal next_level = level(w) + 1;
+            Ordinal continuation = empty;
+            for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
+              const Ordinal t = entries(e);
+              detail::fetch_max<ExecSpace>(&level(t), next_level);
+              detail::memory_fence<ExecSpace>();  // the max lands before the decrement
+              if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1)) {
+                if (continuation == empty) {
+                  continuation = t;
+                } else {
+                  detail::fetch_add<ExecSpace>(pending, std::uint64_t(1));
+                  const std::uint64_t j = detail::fetch_add<ExecSpace>(tail, std::uint64_t(1));
+                  detail::memory_fence<ExecSpace>();
+                  *static_cast<volatile Ordinal*>(&order(j)) = t;
+                }
+              }
+            }
+            ++done;
+            if (continuation == empty) break;
+            detail::memory_fence<ExecSpace>();  // every predecessor's max is visible
+            w = continuation;
+          }
+          detail::memory_fence<ExecSpace>();
+          detail::fetch_sub<ExecSpace>(pending, std::uint64_t(1));
+        }
+        detail::fetch_add<ExecSpace>(&counters(3), done);
+      });
+  std::uint64_t processed = 0;
+  Kokkos::deep_copy(space, Kokkos::View<std::uint64_t, Kokkos::HostSpace>(&processed),
+                    Kokkos::subview(counters, 3));
+  space.fence();
+  return first + processed;
+}
+
+}  // namespace strata::detail

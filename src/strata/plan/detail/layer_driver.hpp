@@ -1,0 +1,164 @@
+#pragma once
+// The host loop over layers (never over waves or edges): before each layer
+// it picks the step — top-down (sparse), bottom-up (dense) or a fused tail —
+// from the forced mode or, in Automatic mode, from LaunchPolicy::standard(),
+// the same policy LaunchConfig asks. Steps can alternate freely because they
+// share one state: level per wave, the layer-after-layer `order` array, and
+// remaining in-degrees (owed edges are caught up when leaving bottom-up).
+#include <cstdint>
+#include <new>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/error.hpp>
+#include <strata/core/storage.hpp>
+#include <strata/graph/dependency_graph.hpp>
+#include <strata/launch/device_limits.hpp>
+#include <strata/launch/launch_policy.hpp>
+#include <strata/plan/detail/dense_step.hpp>
+#include <strata/plan/detail/frontier_start.hpp>
+#include <strata/plan/detail/fused_tail.hpp>
+#include <strata/plan/detail/sparse_step.hpp>
+#include <strata/plan/plan_options.hpp>
+#include <strata/plan/planner_scratch.hpp>
+
+namespace strata::detail {
+
+/// Workers of a fused tail: one per hardware thread on host backends, and as
+/// many as can be resident on a GPU (the queue is spin-waited on).
+template <class ExecSpace>
+std::size_t fused_worker_count(const ExecSpace& space, std::uint64_t waves) {
+  std::uint64_t workers = static_cast<std::uint64_t>(space.concurrency());
+  if (workers > waves) workers = waves;
+  return workers == 0 ? 1 : static_cast<std::size_t>(workers);
+}
+
+/// The request the planner puts to the launch policy before a layer.
+inline launch::LaunchRequest layer_request(const launch::DeviceLimits& limits,
+                                           std::uint64_t waves, std::uint64_t edges,
+                                           std::uint64_t frontier, std::uint64_t previous,
+                                           std::uint64_t layer, std::uint64_t budget_bytes) {
+  auto clamp32 = [](std::uint64_t v) {
+    return static_cast<std::uint32_t>(v > 0xffffffffu ? 0xffffffffu : v);
+  };
+  launch::LaunchConfig c;
+  c.workload.graph_node_count = clamp32(waves);
+  c.workload.graph_edge_count = clamp32(edges);
+  const std::uint64_t density = waves == 0 ? 0 : frontier * 10000 / waves;
+  c.workload.frontier_density_bps = static_cast<std::uint16_t>(density == 0 ? 1 : density);
+  c.workload.device_memory_budget_bytes = budget_bytes;
+  // Growth is only known from the second layer on; before, assume it grows.
+  c.expected_items_per_worker = (layer == 0 || frontier > previous) ? 2 : 1;
+  return limits.request(c, clamp32(frontier));
+}
+
+struct LayerWalk {
+  std::uint64_t scheduled = 0;  ///< waves given a level
+  bool fused = false;           ///< layers after layer_begin.back() are not on the host
+};
+
+template <class ExecSpace, class Ordinal, class Offset>
+LayerWalk walk_layers(const ExecSpace& space,
+                      const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                      PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
+                      const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
+                      const PlanOptions& options) {
+  using Graph = DependencyGraph<ExecSpace, Ordinal, Offset>;
+  const std::uint64_t waves = graph.wave_count();
+  const std::uint64_t edges = graph.dependency_count();
+  const auto remaining = prefix(scratch.remaining, waves);
+  const auto order = prefix(scratch.order, waves);
+  const auto released = prefix(scratch.graph.cursor, waves);  // the fill cursor is free now
+  PlanStatistics stats;
+
+  std::uint64_t frontier = frontier_start(space, graph, remaining, order, level);
+  stats.sources = frontier;
+
+  const launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
+  const launch::DeviceLimits limits = launch::DeviceLimits::query(space);
+  Graph reverse;
+  Kokkos::View<Offset*, typename ExecSpace::memory_space> cursor;
+  auto ensure_reverse = [&] {
+    if (reverse.row_map.extent(0) != 0) return;
+    scratch.reserve_reverse(waves, edges);
+    reverse.row_map = prefix(scratch.reverse_row_map, waves + 1);
+    reverse.entries = prefix(scratch.reverse_entries, edges);
+    cursor = prefix(scratch.in_cursor, waves);
+    reverse_csr(space, graph, reverse, cursor);
+  };
+
+  auto& layer_begin = scratch.layer_begin;
+  layer_begin.clear();
+  LayerWalk walk;
+  std::uint64_t begin = 0, previous = 0;
+  bool bottom_up = false;
+  std::size_t bottom_up_from = 0;  // order index where the owed edges start
+  try {
+    layer_begin.push_back(0);
+    for (Ordinal layer = 0; frontier != 0; ++layer) {
+      // Pick this layer's step.
+      launch::LaunchMode step = launch::LaunchMode::Sparse;
+      const std::uint64_t density = frontier * 10000 / waves;  // waves > 0: frontier != 0
+      switch (options.mode) {
+        case PlanMode::Sparse: step = launch::LaunchMode::Sparse; break;
+        case PlanMode::Dense: step = launch::LaunchMode::Dense; break;
+        case PlanMode::Fused: step = launch::LaunchMode::Fused; break;
+        case PlanMode::Hybrid:
+          step = density >= policy.hybrid_min_density_bps ? launch::LaunchMode::Dense
+                                                          : launch::LaunchMode::Sparse;
+          break;
+        case PlanMode::Automatic: {
+          const auto request = layer_request(limits, waves, edges, frontier, previous, layer,
+                                             options.device_memory_budget_bytes);
+          step = policy.choose(request);
+          if (layer == 0) stats.first_decision = policy.recommend(request).reason;
+          // Hybrid and Dense both ask for a bottom-up step now; MemoryConstrained
+          // cannot come back here (plan_barriers checked the budget first).
+          if (step == launch::LaunchMode::Hybrid) step = launch::LaunchMode::Dense;
+          if (step == launch::LaunchMode::MemoryConstrained) step = launch::LaunchMode::Sparse;
+          break;
+        }
+      }
+      if (step == launch::LaunchMode::Fused) {
+        if (bottom_up) catch_up(space, graph, remaining, order, bottom_up_from, begin);
+        stats.fused = true;
+        stats.fused_from_layer = layer;
+        stats.fused_workers = fused_worker_count(space, waves);
+        walk.scheduled = fused_tail(space, graph, remaining, order, level,
+                                    prefix(scratch.fused_counters, 4), begin, frontier,
+                                    stats.fused_workers);
+        walk.fused = true;
+        if (options.statistics) *options.statistics = stats;
+        return walk;
+      }
+      std::uint64_t next = 0;
+      if (step == launch::LaunchMode::Dense) {
+        ensure_reverse();
+        if (!bottom_up) {
+          bottom_up = true;
+          bottom_up_from = begin;
+        }
+        next = dense_step(space, reverse, cursor, order, level, begin + frontier, layer);
+        ++stats.dense_layers;
+      } else {
+        if (bottom_up) {
+          catch_up(space, graph, remaining, order, bottom_up_from, begin);
+          bottom_up = false;
+        }
+        next = sparse_step(space, graph, remaining, order, level, released, begin, frontier, layer);
+        ++stats.sparse_layers;
+      }
+      begin += frontier;
+      layer_begin.push_back(static_cast<Ordinal>(begin));
+      previous = frontier;
+      frontier = next;
+    }
+  } catch (const std::bad_alloc& e) {
+    throw PlanError::storage_reserve_failed("layer offsets", layer_begin.size() + 1, e.what());
+  }
+  walk.scheduled = begin;
+  if (options.statistics) *options.statistics = stats;
+  return walk;
+}
+
+}  // namespace strata::detail

@@ -1,0 +1,64 @@
+// strata explain FILE|--demo: the launch policy's recommendation for a graph
+// (mode, sizes, reason), the device limits it used, and what the planner did.
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/generate/graph_generators.hpp>
+#include <strata/io/edge_list.hpp>
+#include <strata/launch/device_limits.hpp>
+#include <strata/launch/launch_policy.hpp>
+#include <strata/plan/plan_barriers.hpp>
+
+#include "commands.hpp"
+
+namespace strata::tools {
+
+int explain_command(const std::vector<std::string>& args) {
+  if (args.size() != 1 || (!args[0].empty() && args[0][0] == '-' && args[0] != "--demo"))
+    throw UsageError{"'explain' takes one FILE (or --demo)"};
+  io::EdgeList list;
+  if (args[0] == "--demo") {
+    const auto g = generate::sweep3d(8, 8, 8);
+    list = io::EdgeList{g.wave_count, g.dependencies, g.wave_count - 1};
+  } else {
+    list = io::read_edge_list(args[0]);
+  }
+  using Space = Kokkos::DefaultExecutionSpace;
+  Space space;
+  // Plan first (64-bit ids keep any input exact); the statistics say what ran.
+  PlanStatistics stats;
+  PlanOptions options;
+  options.statistics = &stats;
+  const auto plan = plan_barriers(space, list.wave_count, list.dependencies.data(),
+                                  list.dependencies.size(), options);
+  const auto limits = launch::DeviceLimits::query(space);
+  const auto request = detail::layer_request(limits, list.wave_count, list.dependencies.size(),
+                                             stats.sources, 0, 0, 0);
+  const auto rec = launch::LaunchPolicy::standard().recommend(request);
+
+  std::cout << "graph: " << list.wave_count << " waves, " << list.dependencies.size()
+            << " dependencies, " << stats.sources << " sources\n"
+            << "device: " << limits.backend << " concurrency " << limits.concurrency
+            << " max_team_size " << limits.max_team_size << " max_league_size "
+            << limits.max_league_size << " max_invocations_per_team "
+            << limits.max_invocations_per_team << " multiprocessors "
+            << limits.multiprocessor_count << "\n"
+            << "recommendation: mode " << launch::launch_mode_name(rec.mode) << " league "
+            << rec.league_size << " team " << rec.team_size << " frontier_capacity "
+            << rec.frontier_capacity << " needed_bytes " << rec.needed_bytes << "\n"
+            << "reason: " << rec.reason << "\n"
+            << "planned: " << plan.group_count() << " groups, " << plan.global_barriers()
+            << " barriers; " << stats.sparse_layers << " sparse layers, " << stats.dense_layers
+            << " dense layers, "
+            << (stats.fused ? "fused from layer " + std::to_string(stats.fused_from_layer) +
+                                  " with " + std::to_string(stats.fused_workers) + " workers"
+                            : std::string("no fused tail"))
+            << "\n";
+  return exit_ok;
+}
+
+}  // namespace strata::tools

@@ -1,0 +1,181 @@
+// The launch module: configuration, dispatch geometry, task slots, the
+// policy's decisions on a table of shapes, and DeviceLimits of TEST_EXECSPACE.
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <strata/launch/device_limits.hpp>
+#include <strata/launch/launch_config.hpp>
+#include <strata/launch/launch_policy.hpp>
+#include <strata/launch/task_queue.hpp>
+
+#include "test_helpers.hpp"
+
+namespace strata::launch {
+namespace {
+
+using test::expect_plan_error;
+
+TEST(LaunchConfig, LaunchRequestPreservesWorkloadHints) {
+  LaunchConfig config;
+  config.workload = WorkloadHints{7, 11, 1000, 4000, 7500, 8000, 1u << 20, 1u << 24};
+  const LaunchRequest request = config.launch_request(128, 256, 65535, 1024);
+  EXPECT_EQ(request.hot_opcode_count, 7u);
+  EXPECT_EQ(request.hot_window_count, 11u);
+  EXPECT_EQ(request.graph_node_count, 1000u);
+  EXPECT_EQ(request.graph_edge_count, 4000u);
+  EXPECT_EQ(request.frontier_density_bps, 7500u);
+  EXPECT_EQ(request.memory_pressure_bps, 8000u);
+  EXPECT_EQ(request.resident_device_bytes, 1u << 20);
+  EXPECT_EQ(request.device_memory_budget_bytes, 1u << 24);
+  EXPECT_EQ(request.queue_len, 128u);
+  EXPECT_EQ(request.requested_worker_groups, config.worker_count);
+  EXPECT_EQ(request.max_team_size, 256u);
+  EXPECT_EQ(request.max_league_size, 65535u);
+  EXPECT_EQ(request.max_invocations_per_team, 1024u);
+  EXPECT_EQ(request.expected_hits_per_item, 1u);  // 0 expected items -> 1
+  config.expected_items_per_worker = 5;
+  EXPECT_EQ(config.launch_request(1, 1, 1, 1).expected_hits_per_item, 5u);
+}
+
+TEST(LaunchConfig, ValidateRejectsUnschedulableConfigs) {
+  LaunchConfig config;
+  EXPECT_NO_THROW(config.validate());
+  config.worker_count = 0;
+  EXPECT_EQ(expect_plan_error(ErrorKind::InvalidLaunchConfig, [&] { config.validate(); }).field(),
+            "worker_count");
+  config.worker_count = 4;
+  config.max_wall_time = std::chrono::nanoseconds::zero();
+  EXPECT_EQ(expect_plan_error(ErrorKind::InvalidLaunchConfig, [&] { config.validate(); }).field(),
+            "max_wall_time");
+}
+
+TEST(LaunchConfig, DispatchGridNeverExceedsWorkersOrNeed) {
+  LaunchConfig config;
+  config.worker_count = 8;
+  EXPECT_EQ(config.dispatch_grid(1000, 64), (std::array<std::uint32_t, 3>{8, 1, 1}));  // capped
+  EXPECT_EQ(config.dispatch_grid(100, 64), (std::array<std::uint32_t, 3>{2, 1, 1}));   // needed
+  EXPECT_EQ(config.dispatch_grid(0, 64), (std::array<std::uint32_t, 3>{1, 1, 1}));     // at least one
+  EXPECT_EQ(config.dispatch_grid(5, 0), (std::array<std::uint32_t, 3>{5, 1, 1}));      // team 0 -> 1
+}
+
+TEST(TaskQueue, OnlySchedulableSlotsAddLanes) {
+  std::vector<TaskWorkItem> tasks;
+  for (TaskState s : {TaskState::Empty, TaskState::Queued, TaskState::Running, TaskState::Yielded,
+                      TaskState::Requeued, TaskState::Paused, TaskState::Completed,
+                      TaskState::Faulted, TaskState::Requeued, TaskState::Queued})
+    tasks.push_back(TaskWorkItem::with_state(s, static_cast<std::uint32_t>(tasks.size() * 3)));
+  LaunchConfig config;
+  const LaunchRequest r = config.launch_request_for_tasks(tasks, 256, 65535, 1024);
+  EXPECT_EQ(r.queue_len, 5u);  // Queued x2, Yielded, Requeued x2
+  EXPECT_EQ(r.requeue_count, 2u);
+  EXPECT_EQ(r.max_priority_age, 27u);  // slot 9 (Queued) is the oldest schedulable
+  const auto snapshot = TaskQueueSnapshot::from_tasks(tasks.data(), tasks.size());
+  EXPECT_EQ(snapshot.count(TaskState::Faulted), 1u);
+  EXPECT_EQ(snapshot.try_schedulable_count(), 5u);
+}
+
+TEST(TaskQueue, UnknownStateWordNamesTheSlot) {
+  std::vector<TaskWorkItem> tasks(4, TaskWorkItem::with_state(TaskState::Queued));
+  tasks[2].state_word = 42;
+  tasks[3].state_word = 99;
+  LaunchConfig config;
+  const auto e = expect_plan_error(ErrorKind::InvalidTaskState, [&] {
+    config.launch_request_for_tasks(tasks, 256, 65535, 1024);
+  });
+  EXPECT_EQ(e.slot(), 2u);
+  EXPECT_EQ(e.state_word(), 42u);
+  EXPECT_NE(std::string(e.what()).find("slot 2"), std::string::npos);
+  expect_plan_error(ErrorKind::InvalidTaskState, [&] {
+    config.launch_recommendation_for_tasks(tasks, 256, 65535, 1024);
+  });
+}
+
+TEST(LaunchPolicy, MalformedLimitsAreErrors) {
+  LaunchConfig config;
+  expect_plan_error(ErrorKind::InvalidDeviceLimits, [&] { config.launch_recommendation(8, 0, 65535, 1024); });
+  expect_plan_error(ErrorKind::InvalidDeviceLimits, [&] { config.launch_recommendation(8, 256, 0, 1024); });
+  expect_plan_error(ErrorKind::InvalidDeviceLimits, [&] { config.launch_recommendation(8, 256, 65535, 0); });
+  const auto e = expect_plan_error(ErrorKind::InvalidDeviceLimits,
+                                   [&] { config.launch_recommendation(8, 2048, 65535, 1024); });
+  EXPECT_EQ(e.field(), "max_team_size");
+  config.worker_count = 0;
+  expect_plan_error(ErrorKind::InvalidDeviceLimits, [&] { config.launch_recommendation(8, 256, 65535, 1024); });
+}
+
+// The documented decisions (docs/launch_policy.md) on a table of shapes.
+struct Shape {
+  const char* name;
+  std::uint32_t frontier, nodes, edges, hits;
+  std::uint64_t budget, resident;
+  std::uint16_t pressure;
+  LaunchMode expected;
+};
+
+TEST(LaunchPolicy, DecisionsOnATableOfShapes) {
+  const Shape shapes[] = {
+      {"deep chain, narrow and not growing", 1, 1000000, 999999, 1, 0, 0, 0, LaunchMode::Fused},
+      {"tiny graph", 3, 10, 12, 1, 0, 0, 0, LaunchMode::Fused},
+      {"narrow but growing (sweep start)", 1, 8000000, 23880000, 2, 0, 0, 0, LaunchMode::Sparse},
+      {"wide layered 10000 x 1000", 10000, 10000000, 30000000, 1, 0, 0, 0, LaunchMode::Sparse},
+      {"dense first layer", 850000, 1000000, 5000000, 2, 0, 0, 0, LaunchMode::Dense},
+      {"mixed density", 600000, 1000000, 5000000, 2, 0, 0, 0, LaunchMode::Hybrid},
+      {"dense but the reverse CSR does not fit", 850000, 1000000, 5000000, 2, 60000000, 0, 0,
+       LaunchMode::Sparse},
+      {"dense under memory pressure", 850000, 1000000, 5000000, 2, 0, 0, 9500, LaunchMode::Sparse},
+      {"over budget", 1000, 1000000, 5000000, 2, 1000000, 0, 0, LaunchMode::MemoryConstrained},
+      {"resident bytes push it over", 1000, 1000000, 5000000, 2, 64000000, 40000000, 0,
+       LaunchMode::MemoryConstrained},
+  };
+  const LaunchPolicy policy = LaunchPolicy::standard();
+  for (const Shape& s : shapes) {
+    LaunchConfig config;
+    config.expected_items_per_worker = s.hits;
+    config.workload.graph_node_count = s.nodes;
+    config.workload.graph_edge_count = s.edges;
+    config.workload.device_memory_budget_bytes = s.budget;
+    config.workload.resident_device_bytes = s.resident;
+    config.workload.memory_pressure_bps = s.pressure;
+    const auto request = config.launch_request(s.frontier, 256, 65535, 1024);
+    const auto rec = policy.recommend(request);
+    EXPECT_EQ(rec.mode, s.expected) << s.name << ": " << launch_mode_name(rec.mode) << " ("
+                                    << rec.reason << ")";
+    EXPECT_EQ(policy.choose(request), rec.mode) << s.name;
+    EXPECT_FALSE(rec.reason.empty()) << s.name;
+    EXPECT_GE(rec.league_size, 1u);
+    EXPECT_LE(rec.league_size, config.worker_count);
+    EXPECT_LE(rec.team_size, 256u);
+    EXPECT_LE(rec.frontier_capacity, std::uint64_t(s.frontier) * (s.hits ? s.hits : 1));
+  }
+}
+
+TEST(LaunchPolicy, ASingleThreadDeviceFusesEverything) {
+  LaunchConfig config;
+  config.workload.graph_node_count = 8000000;
+  config.workload.graph_edge_count = 24000000;
+  LaunchRequest r = config.launch_request(30000, 1, 65535, 1);
+  r.expected_hits_per_item = 2;  // growing, wide: Sparse on a parallel device
+  EXPECT_EQ(LaunchPolicy::standard().choose(r), LaunchMode::Sparse);
+  r.device_concurrency = 1;
+  const auto rec = LaunchPolicy::standard().recommend(r);
+  EXPECT_EQ(rec.mode, LaunchMode::Fused) << rec.reason;
+  EXPECT_EQ(rec.team_size, 1u);
+}
+
+TEST(DeviceLimits, QueryReportsTheBackend) {
+  const auto limits = DeviceLimits::query<TEST_EXECSPACE>();
+  EXPECT_EQ(limits.backend, TEST_EXECSPACE::name());
+  EXPECT_GE(limits.concurrency, 1u);
+  EXPECT_GE(limits.max_team_size, 1u);
+  EXPECT_LE(limits.max_team_size, limits.max_invocations_per_team);
+  EXPECT_GE(limits.max_league_size, 1u);
+  EXPECT_EQ(limits.request(LaunchConfig(), 5).device_concurrency, limits.concurrency);
+  // A request built from real limits is always well-formed.
+  LaunchConfig config;
+  EXPECT_NO_THROW(LaunchPolicy::standard().recommend(limits.request(config, 1000)));
+}
+
+}  // namespace
+}  // namespace strata::launch
