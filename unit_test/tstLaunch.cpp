@@ -151,17 +151,19 @@ TEST(LaunchPolicy, DecisionsOnATableOfShapes) {
   }
 }
 
-TEST(LaunchPolicy, ASingleThreadDeviceFusesEverything) {
+TEST(LaunchPolicy, ASingleThreadDeviceFusesUnlessTheFrontierIsWide) {
   LaunchConfig config;
   config.workload.graph_node_count = 8000000;
   config.workload.graph_edge_count = 24000000;
-  LaunchRequest r = config.launch_request(30000, 1, 65535, 1);
-  r.expected_hits_per_item = 2;  // growing, wide: Sparse on a parallel device
+  LaunchRequest r = config.launch_request(1, 1, 65535, 1);
+  r.expected_hits_per_item = 2;  // narrow but growing (a sweep's start): Sparse when parallel
   EXPECT_EQ(LaunchPolicy::standard().choose(r), LaunchMode::Sparse);
   r.device_concurrency = 1;
   const auto rec = LaunchPolicy::standard().recommend(r);
   EXPECT_EQ(rec.mode, LaunchMode::Fused) << rec.reason;
   EXPECT_EQ(rec.team_size, 1u);
+  r.queue_len = 10000;  // a wide frontier: layer by layer even on one thread
+  EXPECT_EQ(LaunchPolicy::standard().choose(r), LaunchMode::Sparse);
 }
 
 TEST(DeviceLimits, QueryReportsTheBackend) {

@@ -21,6 +21,7 @@ const char* launch_mode_name(LaunchMode mode) noexcept {
 LaunchPolicy LaunchPolicy::standard() {
   LaunchPolicy p;
   // Measured on this project's benchmarks (docs/launch_policy.md).
+  p.serial_fused_max_frontier = 4096;
   p.fused_max_frontier = 64;
   // Bottom-up steps never won on the host graphs measured (the reverse CSR
   // costs a second CSR build); they are kept for frontiers covering most of
@@ -110,13 +111,14 @@ void LaunchPolicy::decide(const LaunchRequest& r, LaunchRecommendation& rec,
   }
 
   // 3. a single hardware thread
-  if (r.device_concurrency == 1) {
+  if (r.device_concurrency == 1 && r.queue_len <= serial_fused_max_frontier) {
     rec.mode = LaunchMode::Fused;
     rec.league_size = 1;
     rec.team_size = 1;
     if (reason)
-      *reason = "the device has one hardware thread: no layer barrier is worth its cost" +
-                dense_note;
+      *reason = "one hardware thread and a frontier of " + std::to_string(r.queue_len) +
+                " waves (<= " + std::to_string(serial_fused_max_frontier) +
+                "): no layer barrier is worth its cost" + dense_note;
     return;
   }
   // 4. narrow and not growing

@@ -14,9 +14,12 @@
 //                 modes' reverse CSR does not fit, or memory pressure is at
 //                 least `pressure_sparse_bps`, the dense modes are ruled out.
 //  3. one thread  a device with one hardware thread (device_concurrency 1,
-//                 e.g. Kokkos::Serial) has nothing to synchronise: layer
-//                 barriers only cost, and the fused queue with continuation
-//                 is a plain serial Kahn: Fused.
+//                 e.g. Kokkos::Serial) and a frontier of at most
+//                 `serial_fused_max_frontier` waves: layer barriers only
+//                 cost, and the fused queue, continuing each wave into the
+//                 first target it releases, follows the graph's locality:
+//                 Fused. (A wide frontier of scattered ids keeps better cache
+//                 locality layer by layer: the later rules decide.)
 //  4. narrow      a frontier of at most `fused_max_frontier` waves that is not
 //                 growing (expected_hits_per_item <= 1) cannot fill the
 //                 device, and a deep graph pays a launch and a fence per
@@ -44,6 +47,7 @@ class LaunchPolicy {
   /// planner asks before every layer).
   LaunchMode choose(const LaunchRequest& request) const;
 
+  std::uint32_t serial_fused_max_frontier = 0;  ///< rule 3
   std::uint32_t fused_max_frontier = 0;       ///< rule 4
   std::uint16_t dense_min_density_bps = 0;    ///< rule 5
   std::uint16_t hybrid_min_density_bps = 0;   ///< rule 6
