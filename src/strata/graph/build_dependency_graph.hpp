@@ -11,6 +11,7 @@
 
 #include <strata/core/atomics.hpp>
 #include <strata/core/ordinal.hpp>
+#include <strata/core/scan.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/validate_dependencies.hpp>
@@ -80,12 +81,7 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_dependency_graph(
       });
   // scan: inclusive prefix sum turns the shifted degrees into row offsets.
   // No partial sum exceeds dependency_count, which fits Offset (checked above).
-  Kokkos::parallel_scan(
-      "strata::graph::scan", Kokkos::RangePolicy<ExecSpace>(space, 0, waves + 1),
-      KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Offset>& running, const bool final) {
-        running += row_map(w);
-        if (final) row_map(w) = Offset(running);
-      });
+  detail::inclusive_scan_in_place(space, row_map, "strata::graph::scan");
   // fill: each dependency claims the next slot of its row.
   Kokkos::deep_copy(space, cursor, Kokkos::subview(row_map, Kokkos::make_pair(std::size_t(0), waves)));
   Kokkos::parallel_for(

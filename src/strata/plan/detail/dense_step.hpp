@@ -21,6 +21,7 @@
 
 #include <strata/core/atomics.hpp>
 #include <strata/core/ordinal.hpp>
+#include <strata/core/scan.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/plan/detail/frontier_start.hpp>
 
@@ -43,12 +44,7 @@ void reverse_csr(const ExecSpace& space, const DependencyGraph<ExecSpace, Ordina
       KOKKOS_LAMBDA(const std::size_t e) {
         detail::fetch_add<ExecSpace>(&rrow(entries(e) + 1), Offset(1));
       });
-  Kokkos::parallel_scan(
-      "strata::plan::reverse_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, waves + 1),
-      KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Offset>& running, const bool final) {
-        running += rrow(w);
-        if (final) rrow(w) = Offset(running);
-      });
+  detail::inclusive_scan_in_place(space, rrow, "strata::plan::reverse_scan");
   Kokkos::deep_copy(space, cursor, Kokkos::subview(rrow, Kokkos::make_pair(std::size_t(0), waves)));
   Kokkos::parallel_for(
       "strata::plan::reverse_fill", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),

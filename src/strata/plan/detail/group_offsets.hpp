@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/ordinal.hpp>
+#include <strata/core/scan.hpp>
 
 namespace strata::detail {
 
@@ -35,12 +36,7 @@ void group_offsets_from_levels(const ExecSpace& space, const LevelView& level,
       KOKKOS_LAMBDA(const std::size_t w) {
         Kokkos::atomic_fetch_add(&offsets(level(w) + 1), Ordinal(1));
       });
-  Kokkos::parallel_scan(
-      "strata::plan::level_offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, offsets.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t g, scan_value_t<Ordinal>& running, const bool final) {
-        running += offsets(g);
-        if (final) offsets(g) = Ordinal(running);
-      });
+  detail::inclusive_scan_in_place(space, offsets, "strata::plan::level_offsets");
 }
 
 }  // namespace strata::detail
