@@ -38,7 +38,9 @@ int explain_command(const std::vector<std::string>& args) {
   const auto limits = launch::DeviceLimits::query(space);
   const auto request = detail::layer_request(limits, list.wave_count, list.dependencies.size(),
                                              stats.sources, 0, 0, 0);
-  const auto rec = launch::LaunchPolicy::standard().recommend(request);
+  auto policy = launch::LaunchPolicy::standard();
+  policy.ordinal_bytes = policy.offset_bytes = sizeof(std::uint64_t);  // explain plans 64-bit
+  const auto rec = policy.recommend(request);
 
   std::cout << "graph: " << list.wave_count << " waves, " << list.dependencies.size()
             << " dependencies, " << stats.sources << " sources\n"

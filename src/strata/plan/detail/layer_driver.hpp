@@ -74,7 +74,9 @@ LayerWalk walk_layers(const ExecSpace& space,
   std::uint64_t frontier = frontier_start(space, graph, remaining, order, level);
   stats.sources = frontier;
 
-  const launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
+  launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
+  policy.ordinal_bytes = sizeof(Ordinal);  // its memory rule sizes this planner's buffers
+  policy.offset_bytes = sizeof(Offset);
   const launch::DeviceLimits limits = launch::DeviceLimits::query(space);
   Graph reverse;
   Kokkos::View<Offset*, typename ExecSpace::memory_space> cursor;
