@@ -77,6 +77,13 @@ GeneratedGraph corpus_graph(std::uint64_t index) {
   }
 }
 
+/// The fields that identify an error of the kinds the corpus provokes.
+std::uint64_t error_fields(const PlanError& e) {
+  if (e.kind() == ErrorKind::Cycle) return e.unscheduled_waves();
+  if (e.kind() == ErrorKind::SelfDependency) return e.wave();
+  return e.before() * 1000003 + e.after();
+}
+
 const PlanMode kModes[] = {PlanMode::Automatic, PlanMode::Sparse, PlanMode::Dense,
                            PlanMode::Hybrid, PlanMode::Fused};
 
@@ -100,9 +107,7 @@ TEST_P(DifferentialModes, PlannerMatchesHostKahnOnGeneratedGraphs) {
     } catch (const PlanError& e) {
       ref_failed = true;
       ref_kind = e.kind();
-      ref_field = e.kind() == ErrorKind::Cycle ? e.unscheduled_waves()
-                  : e.kind() == ErrorKind::SelfDependency ? e.wave()
-                                                           : e.before() * 1000003 + e.after();
+      ref_field = error_fields(e);
     }
     try {
       const auto plan =
@@ -113,9 +118,7 @@ TEST_P(DifferentialModes, PlannerMatchesHostKahnOnGeneratedGraphs) {
     } catch (const PlanError& e) {
       ASSERT_TRUE(ref_failed) << "graph " << index << ": " << e.what();
       ASSERT_EQ(e.kind(), ref_kind) << "graph " << index << ": " << e.what();
-      const std::uint64_t field = e.kind() == ErrorKind::Cycle ? e.unscheduled_waves()
-                                  : e.kind() == ErrorKind::SelfDependency ? e.wave()
-                                                                           : e.before() * 1000003 + e.after();
+      const std::uint64_t field = error_fields(e);
       ASSERT_EQ(field, ref_field) << "graph " << index << ": " << e.what();
       ++errors;
     }
