@@ -84,16 +84,32 @@ std::uint64_t error_fields(const PlanError& e) {
   return e.before() * 1000003 + e.after();
 }
 
-const PlanMode kModes[] = {PlanMode::Automatic, PlanMode::Sparse, PlanMode::Dense,
-                           PlanMode::Hybrid, PlanMode::Fused};
+/// A planner mode, and how many sparse layers run between host synchronisations
+/// (0: the backend's default; > 1 forces device-paced batches on every backend).
+struct ModeCase {
+  PlanMode mode;
+  std::uint32_t layers_per_sync;
+  const char* name;
+};
+const ModeCase kModes[] = {{PlanMode::Automatic, 0, "auto"},       {PlanMode::Sparse, 0, "sparse"},
+                           {PlanMode::Dense, 0, "dense"},          {PlanMode::Hybrid, 0, "hybrid"},
+                           {PlanMode::Fused, 0, "fused"},          {PlanMode::Sparse, 8, "sparse_paced8"},
+                           {PlanMode::Hybrid, 3, "hybrid_paced3"}, {PlanMode::Automatic, 64, "auto_paced64"}};
 
-class DifferentialModes : public ::testing::TestWithParam<PlanMode> {};
+class DifferentialModes : public ::testing::TestWithParam<ModeCase> {
+ protected:
+  PlanOptions options() const {
+    PlanOptions o;
+    o.mode = GetParam().mode;
+    o.layers_per_sync = GetParam().layers_per_sync;
+    return o;
+  }
+};
 
 TEST_P(DifferentialModes, PlannerMatchesHostKahnOnGeneratedGraphs) {
   constexpr std::uint64_t graphs = 2400;
   PlannerScratch<TEST_EXECSPACE> scratch;
-  PlanOptions options;
-  options.mode = GetParam();
+  const PlanOptions options = this->options();
   std::uint64_t planned = 0, errors = 0;
   for (std::uint64_t index = 0; index < graphs; ++index) {
     const GeneratedGraph g = corpus_graph(index);
@@ -125,18 +141,18 @@ TEST_P(DifferentialModes, PlannerMatchesHostKahnOnGeneratedGraphs) {
   }
   EXPECT_GE(planned, 2000u);
   EXPECT_GE(errors, 200u);
-  std::cout << "[ corpus   ] mode " << plan_mode_name(GetParam()) << ": " << planned
+  std::cout << "[ corpus   ] mode " << GetParam().name << ": " << planned
             << " graphs planned, " << errors << " rejected, all equal to the host reference\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryMode, DifferentialModes, ::testing::ValuesIn(kModes),
-                         [](const ::testing::TestParamInfo<PlanMode>& info) {
-                           return std::string(plan_mode_name(info.param));
+                         [](const ::testing::TestParamInfo<ModeCase>& info) {
+                           return std::string(info.param.name);
                          });
 
 TEST_P(DifferentialModes, LargerGraphsWithFreshScratch) {
-  PlanOptions options;
-  options.mode = GetParam();
+  const PlanOptions options = this->options();
+  const PlanMode mode = GetParam().mode;
   auto check = [&](const GeneratedGraph& g) {
     const auto deps = generate::narrowed<std::uint32_t>(g);
     PlannerScratch<TEST_EXECSPACE> scratch;
@@ -150,8 +166,8 @@ TEST_P(DifferentialModes, LargerGraphsWithFreshScratch) {
   check(generate::layered(2000, 6, 3, 30, true, 3));
   // deeper than 256 and 65536 layers: the level sort needs 2 and 3 radix passes
   // (dense steps scan every wave per layer: keep their chain short)
-  const std::uint64_t deep = GetParam() == PlanMode::Dense || GetParam() == PlanMode::Hybrid ||
-                                     GetParam() == PlanMode::Sparse
+  const std::uint64_t deep = mode == PlanMode::Dense || mode == PlanMode::Hybrid ||
+                                     (mode == PlanMode::Sparse && options.layers_per_sync == 0)
                                  ? 300
                                  : 70000;
   for (std::uint64_t n : {std::uint64_t(300), deep}) {

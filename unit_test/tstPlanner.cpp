@@ -278,6 +278,32 @@ TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnADenseStart) {
   EXPECT_GE(stats.dense_layers, 1u) << stats.first_decision;
 }
 
+TEST(PlannerModes, DevicePacedBatchesRunManyLayersPerSynchronisation) {
+  const auto g = generate::layered(300, 20, 2, 20, true, 5);
+  const auto deps = generate::narrowed<std::uint32_t>(g);
+  const auto ref = reference_kahn(g.wave_count, deps);
+  for (std::uint32_t per_sync : {1u, 3u, 8u, 64u}) {
+    PlanStatistics stats;
+    PlanOptions options;
+    options.mode = PlanMode::Sparse;
+    options.layers_per_sync = per_sync;
+    options.statistics = &stats;
+    PlannerScratch<TEST_EXECSPACE> scratch;
+    const auto plan = plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(),
+                                    scratch, options);
+    EXPECT_TRUE(same_plan(plan, ref)) << per_sync;
+    EXPECT_EQ(stats.sparse_layers, 20u) << per_sync;
+    // 20 layers (the last one releases nothing): ceil(20 / per_sync) batches.
+    EXPECT_EQ(stats.paced_batches, per_sync == 1 ? 0u : (20u + per_sync - 1) / per_sync) << per_sync;
+  }
+  PlanOptions too_many;
+  too_many.layers_per_sync = 65;
+  const auto e = expect_plan_error(ErrorKind::InvalidArgument, [&] {
+    plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(), too_many);
+  });
+  EXPECT_NE(std::string(e.what()).find("Fix:"), std::string::npos);
+}
+
 TEST(PlannerModes, OverBudgetIsMemoryConstrained) {
   const auto g = generate::random_dag(10000, 40000, 3);
   const auto deps = generate::narrowed<std::uint32_t>(g);
@@ -305,7 +331,7 @@ TEST(PlannerModes, StorageEstimateMatchesWhatThePlannerHolds) {
   const std::size_t result = (plan.level.span() + plan.waves.span() + plan.group_offsets.span()) * 4;
   // Not in the estimate: the radix and fused counters (KiB), and the staging
   // copy of a host dependency array on a device backend (the caller's input).
-  const std::size_t extra = scratch.sort_counts.span() * 4 + scratch.fused_counters.span() * 8 +
+  const std::size_t extra = scratch.sort_counts.span() * 4 + scratch.step_counters.span() * 8 +
                             scratch.staging.span() * sizeof(WaveDependency<std::uint32_t>);
   EXPECT_EQ(scratch.bytes() - extra, need.csr + need.scratch);
   EXPECT_LE(result, need.result);

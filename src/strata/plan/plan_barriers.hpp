@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include <Kokkos_Core.hpp>
 
@@ -43,6 +44,12 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     const ExecSpace& space, const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
   const std::uint64_t waves = graph.wave_count();
+  if (options.layers_per_sync > detail::max_paced_layers)
+    throw PlanError::invalid_argument(
+        "PlanOptions::layers_per_sync is " + std::to_string(options.layers_per_sync) +
+            ", above the most layers one batch can run (" +
+            std::to_string(detail::max_paced_layers) + ")",
+        "use 0 (automatic) or a value in 1.." + std::to_string(detail::max_paced_layers));
   const bool reverse = options.mode == PlanMode::Dense || options.mode == PlanMode::Hybrid;
   const PlannerStorageBytes need = planner_storage_bytes(
       waves, graph.dependency_count(), sizeof(Ordinal), sizeof(Offset), reverse);

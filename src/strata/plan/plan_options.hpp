@@ -24,6 +24,7 @@ struct PlanStatistics {
   bool fused = false;               ///< the remaining layers ran in one fused launch
   std::uint64_t fused_from_layer = 0;
   std::uint64_t fused_workers = 0;
+  std::uint64_t paced_batches = 0;  ///< host round trips of device-paced sparse layers
   std::uint64_t sources = 0;        ///< waves in layer 0
   std::string first_decision;       ///< the policy's reason for the first layer
 };
@@ -33,6 +34,11 @@ struct PlanOptions {
   /// Device memory the plan may hold (0 = unbounded); more is MemoryConstrained.
   std::uint64_t device_memory_budget_bytes = 0;
   PlanStatistics* statistics = nullptr;
+  /// Sparse layers launched back to back between two host synchronisations
+  /// (1..64). 0: automatic — device-paced batches of growing size on backends
+  /// whose memory the host cannot read (GPUs, where each synchronisation costs
+  /// tens of microseconds), one layer per synchronisation on host backends.
+  std::uint32_t layers_per_sync = 0;
 };
 
 }  // namespace strata

@@ -14,6 +14,7 @@
 #include <strata/core/storage.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
+#include <strata/plan/detail/sparse_paced.hpp>
 
 namespace strata {
 
@@ -58,7 +59,7 @@ class PlannerScratch {
     graph.reserve(wave_count, dependency_count);
     reserve_capacity(remaining, wave_count, "remaining in-degree");
     reserve_capacity(order, wave_count, "ready wave layers");
-    reserve_capacity(fused_counters, 4, "fused queue counters");
+    reserve_capacity(step_counters, detail::paced_counter_count, "step counters");
     reserve_capacity(sort_counts,
                      detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
                      "level sort counters");
@@ -95,7 +96,7 @@ class PlannerScratch {
            order.span() * sizeof(Ordinal) + sort_counts.span() * sizeof(Ordinal) +
            staging.span() * sizeof(WaveDependency<Ordinal>) +
            reverse_row_map.span() * sizeof(Offset) + reverse_entries.span() * sizeof(Ordinal) +
-           in_cursor.span() * sizeof(Offset) + fused_counters.span() * sizeof(std::uint64_t);
+           in_cursor.span() * sizeof(Offset) + step_counters.span() * sizeof(std::uint64_t);
   }
 
   // The buffers (public so the planner phases and tests can reach them; they
@@ -108,7 +109,8 @@ class PlannerScratch {
   Kokkos::View<Offset*, memory_space> reverse_row_map;   ///< dense: in-edge offsets
   Kokkos::View<Ordinal*, memory_space> reverse_entries;  ///< dense: predecessors
   Kokkos::View<Offset*, memory_space> in_cursor;         ///< dense: in-edges known scheduled
-  Kokkos::View<std::uint64_t*, memory_space> fused_counters;  ///< fused: head, tail, pending, processed
+  /// fused: head, tail, pending, processed; device-paced sparse: layer starts and sizes
+  Kokkos::View<std::uint64_t*, memory_space> step_counters;
   std::vector<Ordinal> layer_begin;  ///< host: start of each layer (grows with the depth)
 };
 

@@ -1,10 +1,12 @@
 #pragma once
 // The host loop over layers (never over waves or edges): before each layer
-// it picks the step — top-down (sparse), bottom-up (dense) or a fused tail —
+// (or each device-paced batch of sparse layers, sparse_paced.hpp) it picks
+// the step — top-down (sparse), bottom-up (dense) or a fused tail —
 // from the forced mode or, in Automatic mode, from LaunchPolicy::standard(),
 // the same policy LaunchConfig asks. Steps can alternate freely because they
 // share one state: level per wave, the layer-after-layer `order` array, and
 // remaining in-degrees (owed edges are caught up when leaving bottom-up).
+#include <algorithm>
 #include <cstdint>
 #include <new>
 
@@ -18,6 +20,7 @@
 #include <strata/plan/detail/dense_step.hpp>
 #include <strata/plan/detail/frontier_start.hpp>
 #include <strata/plan/detail/fused_tail.hpp>
+#include <strata/plan/detail/sparse_paced.hpp>
 #include <strata/plan/detail/sparse_step.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
@@ -92,12 +95,17 @@ LayerWalk walk_layers(const ExecSpace& space,
   auto& layer_begin = scratch.layer_begin;
   layer_begin.clear();
   LayerWalk walk;
-  std::uint64_t begin = 0, previous = 0;
+  std::uint64_t begin = 0, previous = 0, widest = frontier;
   bool bottom_up = false;
   std::size_t bottom_up_from = 0;  // order index where the owed edges start
+  // Device-paced batches: the forced size, or 1, 2, 4, ... 64 layers while the
+  // frontier stays narrower than the device, on backends the host cannot read.
+  constexpr bool device_backend =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  std::size_t paced_batch = options.layers_per_sync != 0 ? options.layers_per_sync : 1;
   try {
     layer_begin.push_back(0);
-    for (Ordinal layer = 0; frontier != 0; ++layer) {
+    for (Ordinal layer = 0; frontier != 0;) {
       // Pick this layer's step.
       launch::LaunchMode step = launch::LaunchMode::Sparse;
       const std::uint64_t density = frontier * 10000 / waves;  // waves > 0: frontier != 0
@@ -127,11 +135,38 @@ LayerWalk walk_layers(const ExecSpace& space,
         stats.fused_from_layer = layer;
         stats.fused_workers = fused_worker_count(space, waves);
         walk.scheduled = fused_tail(space, graph, remaining, order, level,
-                                    prefix(scratch.fused_counters, 4), begin, frontier,
+                                    prefix(scratch.step_counters, 4), begin, frontier,
                                     stats.fused_workers);
         walk.fused = true;
         if (options.statistics) *options.statistics = stats;
         return walk;
+      }
+      if (step != launch::LaunchMode::Dense && bottom_up) {
+        catch_up(space, graph, remaining, order, bottom_up_from, begin);
+        bottom_up = false;
+      }
+      const bool paced =
+          step == launch::LaunchMode::Sparse &&
+          (options.layers_per_sync > 1 ||
+           (options.layers_per_sync == 0 && device_backend &&
+            frontier < static_cast<std::uint64_t>(space.concurrency())));
+      if (paced) {
+        const std::size_t batch = paced_batch;
+        if (options.layers_per_sync == 0) paced_batch = std::min(2 * paced_batch, max_paced_layers);
+        const auto sizes = sparse_paced(space, graph, remaining, order, level, scratch.step_counters,
+                                        begin, frontier, layer, batch, paced_grid(space, widest));
+        ++stats.paced_batches;
+        for (const std::uint64_t next : sizes) {  // layer after layer of the batch
+          begin += frontier;
+          layer_begin.push_back(static_cast<Ordinal>(begin));
+          ++stats.sparse_layers;
+          ++layer;
+          previous = frontier;
+          frontier = next;
+          if (frontier > widest) widest = frontier;
+          if (frontier == 0) break;
+        }
+        continue;
       }
       std::uint64_t next = 0;
       if (step == launch::LaunchMode::Dense) {
@@ -143,17 +178,15 @@ LayerWalk walk_layers(const ExecSpace& space,
         next = dense_step(space, reverse, cursor, order, level, begin + frontier, layer);
         ++stats.dense_layers;
       } else {
-        if (bottom_up) {
-          catch_up(space, graph, remaining, order, bottom_up_from, begin);
-          bottom_up = false;
-        }
         next = sparse_step(space, graph, remaining, order, level, released, begin, frontier, layer);
         ++stats.sparse_layers;
       }
       begin += frontier;
       layer_begin.push_back(static_cast<Ordinal>(begin));
+      ++layer;
       previous = frontier;
       frontier = next;
+      if (frontier > widest) widest = frontier;
     }
   } catch (const std::bad_alloc& e) {
     throw PlanError::storage_reserve_failed("layer offsets", layer_begin.size() + 1, e.what());

@@ -1,0 +1,102 @@
+#pragma once
+// Device-paced sparse layers: up to `batch` top-down layers launched back to
+// back with no host round trip between them. On a GPU the per-layer cost of
+// the two-phase sparse step (release, scan, read the next frontier's size on
+// the host) is ~35 us of launch and fence latency (docs/gpu-cuda.md), which
+// dominates deep graphs whose layers cannot fill the device. Here each layer
+// is ONE kernel whose bounds live on the device:
+//
+//   starts(j), counts(j)   layer j of the batch is order[starts(j), starts(j) + counts(j))
+//   kernel j               grid-strides over layer j; the decrement that
+//                          releases a target gives it level layer + j + 1 and
+//                          appends it at starts(j) + counts(j) + fetch_add(counts(j + 1));
+//                          one thread writes starts(j + 1)
+//
+// A layer that comes out empty leaves every later kernel of the batch without
+// work (they return at once). The host reads the batch's layer sizes once.
+//
+// The order of the waves inside one layer of `order` depends on the atomics'
+// interleaving; nothing reads it as ordered (the plan is laid out from the
+// levels by the stable level sort), so the plan stays bit-identical.
+#include <cstdint>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/atomics.hpp>
+#include <strata/core/ordinal.hpp>
+#include <strata/graph/dependency_graph.hpp>
+
+namespace strata::detail {
+
+/// Most layers one batch may run (its counters live in the planner scratch).
+inline constexpr std::size_t max_paced_layers = 64;
+/// Counter entries a batch needs: starts and counts, batch + 1 each.
+inline constexpr std::size_t paced_counter_count = 2 * (max_paced_layers + 1);
+
+/// Threads of each layer kernel: enough for twice the widest frontier seen so
+/// far (a layer may grow inside a batch; the kernels grid-stride), at least one
+/// warp-friendly block of 256 and at most what the device runs at once.
+template <class ExecSpace>
+std::size_t paced_grid(const ExecSpace& space, std::uint64_t widest_frontier) {
+  std::uint64_t grid = 256;
+  while (grid < 2 * widest_frontier) grid *= 2;
+  const std::uint64_t cap = static_cast<std::uint64_t>(space.concurrency());
+  if (grid > cap) grid = cap;
+  return static_cast<std::size_t>(grid == 0 ? 1 : grid);
+}
+
+/// Runs up to `batch` layers from the frontier order[first, first + frontier)
+/// (layer `layer`). Returns the sizes of the layers that follow, one per kernel
+/// run: sizes[j] is layer layer + j + 1; a zero ends the walk.
+template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
+          class LevelView, class CounterView>
+std::vector<std::uint64_t> sparse_paced(const ExecSpace& space,
+                                        const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                                        const RemainingView& remaining, const OrderView& order,
+                                        const LevelView& level, const CounterView& counters,
+                                        std::size_t first, std::size_t frontier, Ordinal layer,
+                                        std::size_t batch, std::size_t grid) {
+  const auto row_map = graph.row_map;
+  const auto entries = graph.entries;
+  const auto starts = Kokkos::subview(counters, Kokkos::make_pair(std::size_t(0), batch + 1));
+  const auto counts =
+      Kokkos::subview(counters, Kokkos::make_pair(batch + 1, 2 * (batch + 1)));
+  Kokkos::parallel_for(
+      "strata::plan::paced_counters", Kokkos::RangePolicy<ExecSpace>(space, 0, batch + 1),
+      KOKKOS_LAMBDA(const std::size_t j) {
+        starts(j) = j == 0 ? std::uint64_t(first) : 0;
+        counts(j) = j == 0 ? std::uint64_t(frontier) : 0;
+      });
+  for (std::size_t j = 0; j < batch; ++j) {
+    const Ordinal next_level = static_cast<Ordinal>(layer + j + 1);
+    Kokkos::parallel_for(
+        "strata::plan::sparse_paced_layer", Kokkos::RangePolicy<ExecSpace>(space, 0, grid),
+        KOKKOS_LAMBDA(const std::size_t thread) {
+          const std::uint64_t start = starts(j);
+          const std::uint64_t count = counts(j);
+          const std::uint64_t append_at = start + count;
+          if (thread == 0) starts(j + 1) = append_at;
+          for (std::uint64_t k = thread; k < count; k += grid) {
+            const Ordinal w = order(start + k);
+            for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
+              const Ordinal t = entries(e);
+              if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1)) {
+                level(t) = next_level;
+                order(append_at + detail::fetch_add<ExecSpace>(&counts(j + 1), std::uint64_t(1))) = t;
+              }
+            }
+          }
+        });
+  }
+  std::vector<std::uint64_t> sizes(batch + 1);
+  Kokkos::deep_copy(space,
+                    Kokkos::View<std::uint64_t*, Kokkos::HostSpace,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(sizes.data(), batch + 1),
+                    counts);
+  space.fence();
+  sizes.erase(sizes.begin());  // counts(0) is the frontier the batch started from
+  return sizes;
+}
+
+}  // namespace strata::detail
