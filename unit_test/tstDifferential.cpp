@@ -86,15 +86,22 @@ std::uint64_t error_fields(const PlanError& e) {
 
 /// A planner mode, and how many sparse layers run between host synchronisations
 /// (0: the backend's default; > 1 forces device-paced batches on every backend).
+/// `chains` Always forces chain contraction on every backend.
 struct ModeCase {
   PlanMode mode;
   std::uint32_t layers_per_sync;
   const char* name;
+  ChainContraction chains = ChainContraction::Automatic;
 };
-const ModeCase kModes[] = {{PlanMode::Automatic, 0, "auto"},       {PlanMode::Sparse, 0, "sparse"},
-                           {PlanMode::Dense, 0, "dense"},          {PlanMode::Hybrid, 0, "hybrid"},
-                           {PlanMode::Fused, 0, "fused"},          {PlanMode::Sparse, 8, "sparse_paced8"},
-                           {PlanMode::Hybrid, 3, "hybrid_paced3"}, {PlanMode::Automatic, 64, "auto_paced64"}};
+const ModeCase kModes[] = {{PlanMode::Automatic, 0, "auto"},
+                           {PlanMode::Sparse, 0, "sparse"},
+                           {PlanMode::Dense, 0, "dense"},
+                           {PlanMode::Hybrid, 0, "hybrid"},
+                           {PlanMode::Fused, 0, "fused"},
+                           {PlanMode::Sparse, 8, "sparse_paced8"},
+                           {PlanMode::Hybrid, 3, "hybrid_paced3"},
+                           {PlanMode::Automatic, 64, "auto_paced64"},
+                           {PlanMode::Automatic, 0, "chains", ChainContraction::Always}};
 
 class DifferentialModes : public ::testing::TestWithParam<ModeCase> {
  protected:
@@ -102,6 +109,7 @@ class DifferentialModes : public ::testing::TestWithParam<ModeCase> {
     PlanOptions o;
     o.mode = GetParam().mode;
     o.layers_per_sync = GetParam().layers_per_sync;
+    o.chains = GetParam().chains;
     return o;
   }
 };

@@ -304,6 +304,39 @@ TEST(PlannerModes, DevicePacedBatchesRunManyLayersPerSynchronisation) {
   EXPECT_NE(std::string(e.what()).find("Fix:"), std::string::npos);
 }
 
+TEST(PlannerModes, ChainContractionGivesTheSamePlanAndCountsRings) {
+  PlanOptions options;
+  options.chains = ChainContraction::Always;
+  PlanStatistics stats;
+  options.statistics = &stats;
+  auto chain = generate::chain(1000);
+  generate::shuffle_ids(chain, 7);
+  const auto cd = generate::narrowed<std::uint32_t>(chain);
+  EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), chain.wave_count, cd.data(), cd.size(), options),
+                        reference_kahn(chain.wave_count, cd)));
+  EXPECT_EQ(stats.chained_waves, 999u);
+
+  // A Y: 0 -> 1 -> 2 branches to 3 -> 5 -> 6 and 4 -> 6; chains 1, 2 and 5.
+  const std::vector<WaveDependency<std::uint32_t>> y{{0, 1}, {1, 2}, {2, 3}, {2, 4},
+                                                     {3, 5}, {5, 6}, {4, 6}};
+  EXPECT_EQ(plan_barriers(TEST_EXECSPACE(), 7, y.data(), y.size(), options).host_groups(),
+            (std::vector<std::vector<std::uint64_t>>{{0}, {1}, {2}, {3, 4}, {5}, {6}}));
+  EXPECT_EQ(stats.chained_waves, 3u);
+
+  // A ring of three (no head) beside a chain and an isolated wave: exactly the
+  // ring is unscheduled, as in plain Kahn.
+  const std::vector<WaveDependency<std::uint32_t>> ring{{0, 1}, {1, 2}, {2, 3}, {4, 5},
+                                                        {5, 6}, {6, 4}, {7, 8}};
+  const auto e = expect_plan_error(ErrorKind::Cycle, [&] {
+    plan_barriers(TEST_EXECSPACE(), 10, ring.data(), ring.size(), options);
+  });
+  EXPECT_EQ(e.unscheduled_waves(), 3u);
+  // Never: the plain walk.
+  options.chains = ChainContraction::Never;
+  plan_barriers(TEST_EXECSPACE(), chain.wave_count, cd.data(), cd.size(), options);
+  EXPECT_EQ(stats.chained_waves, 0u);
+}
+
 TEST(PlannerModes, OverBudgetIsMemoryConstrained) {
   const auto g = generate::random_dag(10000, 40000, 3);
   const auto deps = generate::narrowed<std::uint32_t>(g);

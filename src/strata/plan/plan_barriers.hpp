@@ -63,7 +63,8 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
   plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
   plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
 
-  const detail::LayerWalk walk = detail::walk_layers(space, graph, scratch, plan.level, options);
+  const detail::LayerWalk walk =
+      detail::walk_layers(space, graph, scratch, plan.level, plan.waves, options);
   if (walk.scheduled != waves) throw PlanError::cycle(waves - walk.scheduled);
   std::uint64_t groups = 0;
   if (walk.fused) {  // the fused layers were never seen by the host: count them on the device

@@ -13,6 +13,14 @@ enum class PlanMode {
   Fused,      ///< all layers in one persistent launch with a device-side ready queue
 };
 
+/// Whether the planner first contracts chains (chain_contraction.hpp): runs of
+/// waves each waiting on exactly one predecessor that nothing else waits on.
+enum class ChainContraction {
+  Automatic,  ///< in Automatic mode on device backends, when most waves are chained
+  Never,
+  Always,     ///< whenever the graph has a chain (any mode: the walk is then fused)
+};
+
 const char* plan_mode_name(PlanMode mode) noexcept;
 /// "auto", "sparse", "dense", "hybrid", "fused"; InvalidArgument otherwise.
 PlanMode parse_plan_mode(const std::string& name);
@@ -25,6 +33,7 @@ struct PlanStatistics {
   std::uint64_t fused_from_layer = 0;
   std::uint64_t fused_workers = 0;
   std::uint64_t paced_batches = 0;  ///< host round trips of device-paced sparse layers
+  std::uint64_t chained_waves = 0;  ///< waves levelled by chain contraction (0: not used)
   std::uint64_t sources = 0;        ///< waves in layer 0
   std::string first_decision;       ///< the policy's reason for the first layer
 };
@@ -39,6 +48,7 @@ struct PlanOptions {
   /// whose memory the host cannot read (GPUs, where each synchronisation costs
   /// tens of microseconds), one layer per synchronisation on host backends.
   std::uint32_t layers_per_sync = 0;
+  ChainContraction chains = ChainContraction::Automatic;
 };
 
 }  // namespace strata

@@ -28,13 +28,19 @@ namespace strata::detail {
 /// Processes the frontier order[first, first + frontier) and everything behind
 /// it. `counters` holds 4 entries (head, tail, pending, processed). Returns
 /// how many waves were scheduled in total.
+///
+/// With a non-empty `chain_link` (chain_contraction.hpp) the walk runs over
+/// the heads of a contracted graph: a head w releases the targets of its tail
+/// link(w) with weight distance + 1 (the distance is parked in remaining(tail)),
+/// and the count returned covers heads only.
 template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
-          class LevelView, class CounterView>
+          class LevelView, class CounterView, class LinkView>
 std::uint64_t fused_tail(const ExecSpace& space,
                          const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
                          const RemainingView& remaining, const OrderView& order,
                          const LevelView& level, const CounterView& counters, std::size_t first,
-                         std::size_t frontier, std::size_t workers) {
+                         std::size_t frontier, std::size_t workers, const LinkView& chain_link) {
+  const bool contracted = chain_link.extent(0) != 0;
   const std::size_t waves = graph.wave_count();
   const auto row_map = graph.row_map;
   const auto entries = graph.entries;
@@ -84,9 +90,11 @@ std::uint64_t fused_tail(const ExecSpace& space,
           // the same worker instead of going through the queue, so a chain runs
           // on one worker without touching the shared counters.
           for (;;) {
-            const Ordinal next_level = level(w) + 1;
+            const Ordinal source = contracted ? chain_link(w) : w;  // w's tail, or w
+            const Ordinal weight = source == w ? Ordinal(1) : Ordinal(remaining(source) + 1);
+            const Ordinal next_level = level(w) + weight;
             Ordinal continuation = empty;
-            for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
+            for (Offset e = row_map(source); e < row_map(source + 1); ++e) {
               const Ordinal t = entries(e);
               detail::fetch_max<ExecSpace>(&level(t), next_level);
               detail::memory_fence<ExecSpace>();  // the max lands before the decrement

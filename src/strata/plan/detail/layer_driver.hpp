@@ -17,6 +17,7 @@
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/launch/device_limits.hpp>
 #include <strata/launch/launch_policy.hpp>
+#include <strata/plan/detail/chain_contraction.hpp>
 #include <strata/plan/detail/dense_step.hpp>
 #include <strata/plan/detail/frontier_start.hpp>
 #include <strata/plan/detail/fused_tail.hpp>
@@ -60,11 +61,14 @@ struct LayerWalk {
   bool fused = false;           ///< layers after layer_begin.back() are not on the host
 };
 
+/// Walks every layer; `level` receives the levels, `spare` (the plan's waves,
+/// written later by the level sort) may carry chain links meanwhile.
 template <class ExecSpace, class Ordinal, class Offset>
 LayerWalk walk_layers(const ExecSpace& space,
                       const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
                       PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
                       const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
+                      const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& spare,
                       const PlanOptions& options) {
   using Graph = DependencyGraph<ExecSpace, Ordinal, Offset>;
   const std::uint64_t waves = graph.wave_count();
@@ -76,6 +80,37 @@ LayerWalk walk_layers(const ExecSpace& space,
 
   std::uint64_t frontier = frontier_start(space, graph, remaining, order, level);
   stats.sources = frontier;
+  constexpr bool device_backend =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  const Kokkos::View<Ordinal*, typename ExecSpace::memory_space> no_link;
+
+  // Chain contraction: on a GPU a deep chain costs one dependent queue step
+  // (microseconds) per wave; ranked by pointer jumping it costs log2(length)
+  // rounds. On host backends a plain walk of a chain is already cheap.
+  const bool try_chains =
+      waves < std::uint64_t(chained_level<Ordinal>) &&
+      (options.chains == ChainContraction::Always ||
+       (options.chains == ChainContraction::Automatic && options.mode == PlanMode::Automatic &&
+        device_backend));
+  if (try_chains) {
+    const auto link = prefix(spare, waves);
+    const std::uint64_t chained = link_chains(space, graph, remaining, link, released);
+    if (chained != 0 && (options.chains == ChainContraction::Always || 2 * chained >= waves)) {
+      rank_chains(space, waves, link, released, order, level);
+      const std::uint64_t heads_first = finalise_chains(space, graph, remaining, order, level,
+                                                        link, released);
+      stats.chained_waves = chained;
+      stats.fused = true;
+      stats.fused_workers = fused_worker_count(space, waves - chained);
+      fused_tail(space, graph, remaining, order, level, prefix(scratch.step_counters, 4), 0,
+                 heads_first, stats.fused_workers, link);
+      LayerWalk walk;
+      walk.scheduled = expand_chains<ExecSpace, Ordinal, Offset>(space, waves, remaining, level, link);
+      walk.fused = true;
+      if (options.statistics) *options.statistics = stats;
+      return walk;
+    }
+  }
 
   launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
   policy.ordinal_bytes = sizeof(Ordinal);  // its memory rule sizes this planner's buffers
@@ -100,8 +135,6 @@ LayerWalk walk_layers(const ExecSpace& space,
   std::size_t bottom_up_from = 0;  // order index where the owed edges start
   // Device-paced batches: the forced size, or 1, 2, 4, ... 64 layers while the
   // frontier stays narrower than the device, on backends the host cannot read.
-  constexpr bool device_backend =
-      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   std::size_t paced_batch = options.layers_per_sync != 0 ? options.layers_per_sync : 1;
   try {
     layer_begin.push_back(0);
@@ -136,7 +169,7 @@ LayerWalk walk_layers(const ExecSpace& space,
         stats.fused_workers = fused_worker_count(space, waves);
         walk.scheduled = fused_tail(space, graph, remaining, order, level,
                                     prefix(scratch.step_counters, 4), begin, frontier,
-                                    stats.fused_workers);
+                                    stats.fused_workers, no_link);
         walk.fused = true;
         if (options.statistics) *options.statistics = stats;
         return walk;
