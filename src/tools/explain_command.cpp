@@ -54,12 +54,14 @@ int explain_command(const std::vector<std::string>& args) {
             << rec.frontier_capacity << " needed_bytes " << rec.needed_bytes << "\n"
             << "reason: " << rec.reason << "\n"
             << "planned: " << plan.group_count() << " groups, " << plan.global_barriers()
-            << " barriers; " << stats.sparse_layers << " sparse layers, " << stats.dense_layers
+            << " barriers; " << stats.sparse_layers << " sparse layers ("
+            << stats.paced_batches << " device-paced batches), " << stats.dense_layers
             << " dense layers, "
             << (stats.fused ? "fused from layer " + std::to_string(stats.fused_from_layer) +
                                   " with " + std::to_string(stats.fused_workers) + " workers"
                             : std::string("no fused tail"))
-            << "\n";
+            << "; " << stats.chained_waves << " chained waves contracted\n";
+  if (stats.chained_waves != 0) std::cout << "contraction: " << stats.first_decision << "\n";
   return exit_ok;
 }
 

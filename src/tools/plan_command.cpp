@@ -135,7 +135,8 @@ int plan_and_print(const io::EdgeList& list, const PlanArgs& args) {
               << "backend " << Space::name() << " concurrency " << space.concurrency()
               << " ordinal_bits " << 8 * sizeof(Ordinal) << " repeats " << args.repeats << "\n"
               << "mode " << plan_mode_name(args.mode) << " sparse_layers " << stats.sparse_layers
-              << " dense_layers " << stats.dense_layers << " fused "
+              << " paced_batches " << stats.paced_batches << " dense_layers " << stats.dense_layers
+              << " chained_waves " << stats.chained_waves << " fused "
               << (stats.fused ? "from_layer " + std::to_string(stats.fused_from_layer) +
                                     " workers " + std::to_string(stats.fused_workers)
                               : std::string("no"))

@@ -16,7 +16,7 @@ enum class PlanMode {
 /// Whether the planner first contracts chains (chain_contraction.hpp): runs of
 /// waves each waiting on exactly one predecessor that nothing else waits on.
 enum class ChainContraction {
-  Automatic,  ///< in Automatic mode on device backends, when most waves are chained
+  Automatic,  ///< in Automatic and Fused mode on device backends, when most waves are chained
   Never,
   Always,     ///< whenever the graph has a chain (any mode: the walk is then fused)
 };

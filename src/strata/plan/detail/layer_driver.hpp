@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <new>
+#include <string>
 
 #include <Kokkos_Core.hpp>
 
@@ -90,8 +91,8 @@ LayerWalk walk_layers(const ExecSpace& space,
   const bool try_chains =
       waves < std::uint64_t(chained_level<Ordinal>) &&
       (options.chains == ChainContraction::Always ||
-       (options.chains == ChainContraction::Automatic && options.mode == PlanMode::Automatic &&
-        device_backend));
+       (options.chains == ChainContraction::Automatic && device_backend &&
+        (options.mode == PlanMode::Automatic || options.mode == PlanMode::Fused)));
   if (try_chains) {
     const auto link = prefix(spare, waves);
     const std::uint64_t chained = link_chains(space, graph, remaining, link, released);
@@ -100,6 +101,9 @@ LayerWalk walk_layers(const ExecSpace& space,
       const std::uint64_t heads_first = finalise_chains(space, graph, remaining, order, level,
                                                         link, released);
       stats.chained_waves = chained;
+      stats.first_decision = std::to_string(chained) + " of " + std::to_string(waves) +
+                             " waves sit in chains: ranked by pointer jumping, the " +
+                             std::to_string(waves - chained) + " heads walked fused";
       stats.fused = true;
       stats.fused_workers = fused_worker_count(space, waves - chained);
       fused_tail(space, graph, remaining, order, level, prefix(scratch.step_counters, 4), 0,

@@ -7,10 +7,12 @@
 // is ONE kernel whose bounds live on the device:
 //
 //   starts(j), counts(j)   layer j of the batch is order[starts(j), starts(j) + counts(j))
-//   kernel j               grid-strides over layer j; the decrement that
+//   kernel j               teams grid-stride over layer j; the decrement that
 //                          releases a target gives it level layer + j + 1 and
-//                          appends it at starts(j) + counts(j) + fetch_add(counts(j + 1));
-//                          one thread writes starts(j + 1)
+//                          parks the releasing edge (as sparse_step does); a
+//                          team scan with one atomic on counts(j + 1) gives each
+//                          thread its slots behind the layer, where it writes
+//                          the targets it released; one thread writes starts(j + 1)
 //
 // A layer that comes out empty leaves every later kernel of the batch without
 // work (they return at once). The host reads the batch's layer sizes once.
@@ -33,6 +35,16 @@ namespace strata::detail {
 inline constexpr std::size_t max_paced_layers = 64;
 /// Counter entries a batch needs: starts and counts, batch + 1 each.
 inline constexpr std::size_t paced_counter_count = 2 * (max_paced_layers + 1);
+
+/// Team size of the layer kernels: a block of 256 on GPUs, where the team
+/// scan turns a layer's appends into one atomic per team; 1 on host backends.
+template <class ExecSpace>
+constexpr std::size_t paced_team_size() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                    typename ExecSpace::memory_space>::accessible
+             ? 1
+             : 256;
+}
 
 /// Threads of each layer kernel: enough for twice the widest frontier seen so
 /// far (a layer may grow inside a batch; the kernels grid-stride), at least one
@@ -68,24 +80,44 @@ std::vector<std::uint64_t> sparse_paced(const ExecSpace& space,
         starts(j) = j == 0 ? std::uint64_t(first) : 0;
         counts(j) = j == 0 ? std::uint64_t(frontier) : 0;
       });
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  const int team = static_cast<int>(paced_team_size<ExecSpace>());
+  const int league = static_cast<int>((grid + team - 1) / team);
   for (std::size_t j = 0; j < batch; ++j) {
     const Ordinal next_level = static_cast<Ordinal>(layer + j + 1);
     Kokkos::parallel_for(
-        "strata::plan::sparse_paced_layer", Kokkos::RangePolicy<ExecSpace>(space, 0, grid),
-        KOKKOS_LAMBDA(const std::size_t thread) {
+        "strata::plan::sparse_paced_layer", Policy(space, league, team),
+        KOKKOS_LAMBDA(const Member& member) {
           const std::uint64_t start = starts(j);
           const std::uint64_t count = counts(j);
           const std::uint64_t append_at = start + count;
-          if (thread == 0) starts(j + 1) = append_at;
-          for (std::uint64_t k = thread; k < count; k += grid) {
-            const Ordinal w = order(start + k);
-            for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
-              const Ordinal t = entries(e);
-              if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1)) {
-                level(t) = next_level;
-                order(append_at + detail::fetch_add<ExecSpace>(&counts(j + 1), std::uint64_t(1))) = t;
+          if (member.league_rank() == 0 && member.team_rank() == 0) starts(j + 1) = append_at;
+          const std::uint64_t stride = std::uint64_t(member.league_size()) * member.team_size();
+          // The bound is the same for the whole team: every member reaches team_scan.
+          for (std::uint64_t base = std::uint64_t(member.league_rank()) * member.team_size();
+               base < count; base += stride) {
+            const std::uint64_t k = base + member.team_rank();
+            Ordinal w = 0;
+            std::uint64_t released = 0;
+            if (k < count) {
+              w = order(start + k);
+              for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
+                const Ordinal t = entries(e);
+                if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1)) {
+                  level(t) = next_level;
+                  remaining(t) = e;  // park the releasing edge (see sparse_step.hpp)
+                  ++released;
+                }
               }
             }
+            // One atomic per team claims the team's slots behind the layer.
+            std::uint64_t slot = append_at + member.team_scan(released, &counts(j + 1));
+            if (released != 0)
+              for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
+                const Ordinal t = entries(e);
+                if (level(t) == next_level && remaining(t) == e) order(slot++) = t;
+              }
           }
         });
   }
