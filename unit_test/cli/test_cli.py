@@ -170,5 +170,18 @@ for args in (["sweep3d", "7", "5", "3"], ["layered", "30", "12", "3", "25"], ["r
     compared += 1
 expect_error("gen unknown kind", ["gen", "mobius"], 2, "unknown graph kind")
 
+# strata explain: the policy's decision and what the planner did, for the same plan
+rc, out, err = run("explain", "--demo")
+rc_plan, plan_out, _ = run("plan", "--demo")
+check("explain --demo exit code", rc == 0 and rc_plan == 0, err)
+lines = dict(l.split(": ", 1) for l in out.splitlines() if ": " in l)
+for key in ("graph", "device", "recommendation", "reason", "planned"):
+    check("explain prints " + key, key in lines, out)
+check("explain reports the plan's groups",
+      lines.get("planned", "").startswith(plan_out.split()[1] + " groups"), out + plan_out)
+check("explain names the planner's counters",
+      "device-paced batches" in lines.get("planned", "") and "chained waves" in lines.get("planned", ""), out)
+expect_error("explain needs a file", ["explain"], 2, "'explain' takes one FILE")
+
 print("compared %d graphs against the Python Kahn; %d failures" % (compared, len(failures)))
 sys.exit(1 if failures else 0)
