@@ -116,6 +116,70 @@ std::uint64_t peak_bytes_of(F&& f) {
 }
 
 // ---------------------------------------------------------------------------
+// Per-kernel times (--profile): Kokkos' begin/end parallel_for/reduce/scan
+// callbacks, installed only around an extra, untimed call. Host-backend
+// kernels are synchronous; with Kokkos 4.x a loaded tool fences around
+// kernels, so device kernels are timed too. The View initialisations that
+// allocations launch show up as "Kokkos::View::initialization [label]".
+struct Phase {
+  std::string name;
+  double seconds = 0;
+  std::uint64_t calls = 0;
+};
+std::vector<Phase> g_phases;
+std::vector<std::pair<std::size_t, Clock::time_point>> g_open_kernels;  // index = kernel id
+
+void on_begin_kernel(const char* name, const std::uint32_t, std::uint64_t* id) {
+  std::size_t p = 0;
+  while (p < g_phases.size() && g_phases[p].name != name) ++p;
+  if (p == g_phases.size()) g_phases.push_back(Phase{name, 0, 0});
+  *id = g_open_kernels.size();
+  g_open_kernels.emplace_back(p, Clock::now());
+}
+void on_end_kernel(const std::uint64_t id) {
+  if (id >= g_open_kernels.size()) return;
+  Phase& p = g_phases[g_open_kernels[id].first];
+  p.seconds += std::chrono::duration<double>(Clock::now() - g_open_kernels[id].second).count();
+  ++p.calls;
+}
+
+void set_kernel_callbacks(bool on) {
+  namespace T = Kokkos::Tools::Experimental;
+  T::set_begin_parallel_for_callback(on ? on_begin_kernel : nullptr);
+  T::set_begin_parallel_reduce_callback(on ? on_begin_kernel : nullptr);
+  T::set_begin_parallel_scan_callback(on ? on_begin_kernel : nullptr);
+  T::set_end_parallel_for_callback(on ? on_end_kernel : nullptr);
+  T::set_end_parallel_reduce_callback(on ? on_end_kernel : nullptr);
+  T::set_end_parallel_scan_callback(on ? on_end_kernel : nullptr);
+}
+
+/// Runs `f` with kernel timers on; returns the kernels by time (largest first)
+/// plus "(outside kernels)" for the rest of the wall time.
+template <class F>
+std::vector<Phase> phases_of(F&& f) {
+  g_phases.clear();
+  g_open_kernels.clear();
+  set_kernel_callbacks(true);
+  const auto start = Clock::now();
+  try {
+    f();
+  } catch (...) {
+    set_kernel_callbacks(false);
+    throw;
+  }
+  const double total = std::chrono::duration<double>(Clock::now() - start).count();
+  set_kernel_callbacks(false);
+  std::vector<Phase> phases = g_phases;
+  double in_kernels = 0;
+  for (const auto& p : phases) in_kernels += p.seconds;
+  phases.push_back(Phase{"(outside kernels: host loop, allocation, launch overhead)",
+                         std::max(0.0, total - in_kernels), 1});
+  std::sort(phases.begin(), phases.end(),
+            [](const Phase& a, const Phase& b) { return a.seconds > b.seconds; });
+  return phases;
+}
+
+// ---------------------------------------------------------------------------
 struct Timing {
   std::vector<double> seconds;
   double median() const {
@@ -147,6 +211,7 @@ struct Options {
   std::vector<std::string> modes = {"auto", "auto+scratch", "sparse", "dense", "hybrid", "fused"};
   bool kk = true;
   bool reference = true;
+  bool profile = false;  ///< per-kernel times of one extra call per mode
   double dense_max_work = 4e9;     ///< dense: groups x waves wave visits
   double stepwise_max_layers = 2e5;  ///< sparse / hybrid: launches per layer
   double kk_max_work = 1.2e10;     ///< KK before 4.6: levels x rows row visits
@@ -202,6 +267,7 @@ struct ModeResult {
   std::uint64_t groups = 0;
   bool plan_matches_reference = false;
   strata::PlanStatistics statistics;
+  std::vector<Phase> phases;  ///< --profile only
 };
 
 struct KkResult {
@@ -337,6 +403,11 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
       r.plan_matches_reference = ref ? same_as_reference(plan, *ref) : true;
     });
   }
+  if (opt.profile)
+    r.phases = phases_of([&] {
+      Scratch scratch;
+      strata::plan_barriers(space, waves, deps, scratch, options);
+    });
   if (reuse) {
     Scratch scratch;
     strata::plan_barriers(space, waves, deps, scratch, options);  // warm: sized once
@@ -522,7 +593,16 @@ void write_json(const Options& opt, const std::vector<GraphResult>& results,
           << ", \"fused\": " << (m.statistics.fused ? "true" : "false")
           << ", \"fused_from_layer\": " << m.statistics.fused_from_layer
           << ", \"waves_per_s\": " << json_number(double(g.waves) / m.timing.median())
-          << ", \"deps_per_s\": " << json_number(double(g.deps) / m.timing.median()) << "}";
+          << ", \"deps_per_s\": " << json_number(double(g.deps) / m.timing.median());
+      if (!m.phases.empty()) {
+        out << ", \"phases\": [";
+        for (std::size_t p = 0; p < m.phases.size(); ++p)
+          out << (p ? ", " : "") << "{\"name\": " << json_string(m.phases[p].name)
+              << ", \"seconds\": " << json_number(m.phases[p].seconds)
+              << ", \"calls\": " << m.phases[p].calls << "}";
+        out << "]";
+      }
+      out << "}";
     }
     out << "},\n     \"kk\": ";
     if (!g.kk.skipped.empty())
@@ -564,6 +644,13 @@ void print_row(const Options& opt, const GraphResult& g) {
     if (m.skipped.empty() && (!m.plan_matches_reference || m.groups != g.groups))
       std::cout << "  MISMATCH: mode " << m.mode << " gave a plan different from the reference\n";
     if (!m.skipped.empty()) std::cout << "  " << m.mode << ": " << m.skipped << "\n";
+    if (!m.phases.empty()) {
+      std::cout << "  " << m.mode << " profile (one call):";
+      for (std::size_t p = 0; p < m.phases.size() && p < 6; ++p)
+        std::cout << (p ? ";" : "") << " " << m.phases[p].name << " " << fmt_time(m.phases[p].seconds)
+                  << " s x" << m.phases[p].calls;
+      std::cout << "\n";
+    }
   }
   if (g.kk.skipped.empty())
     std::cout << "  kk levels " << g.kk.levels << (g.kk.levels == g.groups ? " == " : " != ")
@@ -578,7 +665,8 @@ void print_row(const Options& opt, const GraphResult& g) {
       << "usage: strata_bench [--quick] [--filter SUBSTRING] [--repetitions N] [--json FILE]\n"
          "                    [--modes auto,auto+scratch,sparse,dense,hybrid,fused] [--no-kk]\n"
          "                    [--no-reference] [--dense-max-work X] [--stepwise-max-layers X]\n"
-         "                    [--kk-max-work X] [--list] [Kokkos options, e.g. --kokkos-threads=2]\n"
+         "                    [--kk-max-work X] [--profile] [--list]\n"
+         "                    [Kokkos options, e.g. --kokkos-threads=2]\n"
          "Runs on Kokkos::DefaultExecutionSpace (the build's backend). See docs/benchmarks.md.\n";
   std::exit(code);
 }
@@ -613,6 +701,7 @@ Options parse(int argc, char* argv[], bool* list) {
     else if (a == "--modes") opt.modes = split(value());
     else if (a == "--no-kk") opt.kk = false;
     else if (a == "--no-reference") opt.reference = false;
+    else if (a == "--profile") opt.profile = true;
     else if (a == "--dense-max-work") opt.dense_max_work = std::atof(value().c_str());
     else if (a == "--stepwise-max-layers") opt.stepwise_max_layers = std::atof(value().c_str());
     else if (a == "--kk-max-work") opt.kk_max_work = std::atof(value().c_str());
