@@ -211,7 +211,7 @@ struct Options {
   std::vector<std::string> modes = {"auto", "auto+scratch", "sparse", "dense", "hybrid", "fused"};
   bool kk = true;
   bool reference = true;
-  bool profile = false;  ///< per-kernel times of one extra call per mode
+  bool profile = false;  ///< per-kernel times of one extra call of the auto mode
   double dense_max_work = 4e9;     ///< dense: groups x waves wave visits
   double stepwise_max_layers = 2e5;  ///< sparse / hybrid: launches per layer
   double kk_max_work = 1.2e10;     ///< KK before 4.6: levels x rows row visits
@@ -403,7 +403,7 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
       r.plan_matches_reference = ref ? same_as_reference(plan, *ref) : true;
     });
   }
-  if (opt.profile)
+  if (opt.profile && mode_name == "auto")
     r.phases = phases_of([&] {
       Scratch scratch;
       strata::plan_barriers(space, waves, deps, scratch, options);
