@@ -356,7 +356,11 @@ KkResult run_kk(const Options& opt, const std::vector<Dep>& deps, std::uint64_t 
     Handle kh;
     kh.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1,
                             static_cast<int>(waves), true /*lower*/);
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
+    KokkosSparse::sptrsv_symbolic(&kh, row_map, entries);  // promoted out of Experimental
+#else
     KokkosSparse::Experimental::sptrsv_symbolic(&kh, row_map, entries);
+#endif
     ExecSpace().fence();
     if (levels) *levels = static_cast<std::uint64_t>(kh.get_sptrsv_handle()->get_num_levels());
     kh.destroy_sptrsv_handle();
