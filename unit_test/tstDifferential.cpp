@@ -185,5 +185,35 @@ TEST_P(DifferentialModes, LargerGraphsWithFreshScratch) {
   }
 }
 
+TEST_P(DifferentialModes, BenchmarkKindsAsGeneratedAndShuffled) {
+  // The generator kinds the benchmark driver adds (fan-in, binary trees, ILU(0)
+  // patterns, power law), as generated (topological ids) and relabelled.
+  PlanOptions options;
+  options.mode = GetParam();
+  PlannerScratch<TEST_EXECSPACE> scratch;
+  std::vector<GeneratedGraph> graphs;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    graphs.push_back(generate::fanin(500 * seed + 1));
+    graphs.push_back(generate::binary_tree(1000 * seed + 7, generate::TreeDirection::Out));
+    graphs.push_back(generate::binary_tree(1000 * seed + 7, generate::TreeDirection::In));
+    graphs.push_back(generate::ilu2d(20 * seed + 3, 31, seed));
+    graphs.push_back(generate::ilu3d(7 + seed, 6, 5, seed));
+    graphs.push_back(generate::power_law(3000 * seed, seed + 1, seed));
+  }
+  const std::size_t generated = graphs.size();
+  for (std::size_t i = 0; i < generated; ++i) {
+    auto shuffled = graphs[i];
+    generate::shuffle_ids(shuffled, i + 100);
+    graphs.push_back(shuffled);
+  }
+  for (const auto& g : graphs) {
+    const auto deps = generate::narrowed<std::uint32_t>(g);
+    EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(),
+                                        scratch, options),
+                          reference_kahn(g.wave_count, deps)))
+        << g.description;
+  }
+}
+
 }  // namespace
 }  // namespace strata::test

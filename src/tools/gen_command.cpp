@@ -64,6 +64,23 @@ int gen_command(const std::vector<std::string>& argv) {
                           static_cast<unsigned>(skip), true, seed);
   } else if (kind == "random") {
     g = generate::random_dag(arg(1, "WAVES"), arg(2, "DEPENDENCIES"), seed);
+  } else if (kind == "fanin") {
+    g = generate::fanin(arg(1, "N"));
+  } else if (kind == "tree") {
+    const auto n = arg(1, "N");
+    const std::string direction = args.size() > 2 ? args[2] : "out";
+    if (direction != "in" && direction != "out")
+      throw UsageError{"tree direction must be 'in' or 'out', not '" + direction + "'"};
+    g = generate::binary_tree(n, direction == "in" ? generate::TreeDirection::In
+                                                   : generate::TreeDirection::Out);
+  } else if (kind == "ilu2d") {
+    const auto nx = arg(1, "NX");
+    g = generate::ilu2d(nx, opt(2, "NY", nx), seed);
+  } else if (kind == "ilu3d") {
+    const auto n = arg(1, "N");
+    g = generate::ilu3d(n, opt(2, "NY", n), opt(3, "NZ", n), seed);
+  } else if (kind == "powerlaw") {
+    g = generate::power_law(arg(1, "N"), opt(2, "EDGES_PER_WAVE", 4), seed);
   } else {
     throw UsageError{"unknown graph kind '" + kind + "'"};
   }

@@ -23,6 +23,8 @@ const char* const kUsage =
     "       strata gen KIND ARGS... [--seed S]   (edge-list text on stdout)\n"
     "         kinds: sweep2d NX [NY] | sweep3d N [NY NZ] | chain N | fanout N\n"
     "                layered WIDTH DEPTH [FAN_IN [SKIP_PERCENT]] | random WAVES DEPENDENCIES\n"
+    "                fanin N | tree N [in|out] | ilu2d NX [NY] | ilu3d N [NY NZ]\n"
+    "                powerlaw N [EDGES_PER_WAVE]\n"
     "       strata --version | --help\n"
     "Kokkos options (e.g. --kokkos-threads=N) are accepted before or after the command.\n"
     "Input format: '#' comment lines, then 'V E', then E lines 'before after' (0-based).\n"

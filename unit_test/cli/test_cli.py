@@ -158,17 +158,20 @@ for index in range(60):
 
 # strata gen output plans like the Python reference too
 for args in (["sweep3d", "7", "5", "3"], ["layered", "30", "12", "3", "25"], ["random", "400", "1600"],
-             ["chain", "50"], ["fanout", "40"], ["sweep2d", "9"]):
+             ["chain", "50"], ["fanout", "40"], ["sweep2d", "9"], ["fanin", "30"],
+             ["tree", "40", "in"], ["tree", "41"], ["ilu2d", "9", "7"], ["ilu3d", "5", "4", "3"],
+             ["powerlaw", "300", "3"]):
     rc, text, err = run("gen", *args, "--seed", "5")
     check("gen " + " ".join(args), rc == 0, err)
     lines = [l for l in text.splitlines() if l and not l.startswith("#")]
     n, e = map(int, lines[0].split())
     deps = [tuple(map(int, l.split())) for l in lines[1:]]
     check("gen count " + args[0], len(deps) == e)
-    rc, out, err = run("plan", write("gen_%s.txt" % args[0], text))
+    rc, out, err = run("plan", write("gen_%s.txt" % "_".join(args), text))
     check("gen plan " + args[0], rc == 0 and out == kahn_text(n, deps), err)
     compared += 1
 expect_error("gen unknown kind", ["gen", "mobius"], 2, "unknown graph kind")
+expect_error("gen tree bad direction", ["gen", "tree", "7", "up"], 2, "tree direction")
 
 # strata explain: the policy's decision and what the planner did, for the same plan
 rc, out, err = run("explain", "--demo")

@@ -92,6 +92,38 @@ GeneratedGraph random_dag(std::uint64_t wave_count, std::uint64_t dependency_cou
   return g;
 }
 
+GeneratedGraph fanin(std::uint64_t n) {
+  GeneratedGraph g;
+  g.wave_count = n;
+  g.description = "fanin " + std::to_string(n);
+  if (n < 2) return g;
+  g.dependencies.reserve(n - 1);
+  for (std::uint64_t w = 0; w + 1 < n; ++w) g.dependencies.push_back({w, n - 1});
+  return g;
+}
+
+GeneratedGraph binary_tree(std::uint64_t n, TreeDirection direction) {
+  GeneratedGraph g;
+  g.wave_count = n;
+  const bool in = direction == TreeDirection::In;
+  g.description = std::string("tree ") + std::to_string(n) + (in ? " in" : " out");
+  g.dependencies.reserve(n == 0 ? 0 : n - 1);
+  for (std::uint64_t i = 1; i < n; ++i) {
+    const std::uint64_t parent = (i - 1) / 2;
+    if (in)  // mirrored ids: node k is wave n-1-k, so children (larger k) come first
+      g.dependencies.push_back({n - 1 - i, n - 1 - parent});
+    else
+      g.dependencies.push_back({parent, i});
+  }
+  return g;
+}
+
+bool ids_topologically_ordered(const GeneratedGraph& graph) {
+  for (const auto& d : graph.dependencies)
+    if (!(d.before < d.after)) return false;
+  return true;
+}
+
 void shuffle_ids(GeneratedGraph& graph, std::uint64_t seed) {
   std::vector<std::uint64_t> id(graph.wave_count);
   std::iota(id.begin(), id.end(), std::uint64_t(0));

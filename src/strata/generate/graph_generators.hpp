@@ -54,8 +54,39 @@ GeneratedGraph layered(std::uint64_t width, std::uint64_t depth, std::uint64_t f
 GeneratedGraph random_dag(std::uint64_t wave_count, std::uint64_t dependency_count,
                           std::uint64_t seed);
 
+/// Every wave but the last -> the last (all -> one).
+GeneratedGraph fanin(std::uint64_t n);
+
+/// Complete binary tree of n waves, ids topologically ordered either way.
+enum class TreeDirection {
+  Out,  ///< the root (wave 0) first: wave i waits for its parent (i-1)/2
+  In,   ///< the leaves first: a parent waits for its two children; the root is wave n-1
+};
+GeneratedGraph binary_tree(std::uint64_t n, TreeDirection direction);
+
+/// The lower-triangular pattern of the ILU(0) factor of the 5-point 2-D
+/// Laplacian on an nx x ny grid under a random symmetric permutation P: an
+/// edge j -> i for every off-diagonal L(i,j), j < i, of P·A·Pᵀ (ILU(0) keeps
+/// A's pattern, so these are A's grid edges, renumbered). Ids are therefore
+/// topologically ordered; the dependencies are listed row by row (row i's
+/// columns ascending).
+GeneratedGraph ilu2d(std::uint64_t nx, std::uint64_t ny, std::uint64_t seed);
+/// The same for the 7-point 3-D Laplacian on nx x ny x nz.
+GeneratedGraph ilu3d(std::uint64_t nx, std::uint64_t ny, std::uint64_t nz, std::uint64_t seed);
+
+/// Power-law DAG by preferential attachment over earlier waves: wave i > 0
+/// waits for min(edges_per_wave, i) distinct earlier waves, each picked with
+/// probability 1/2 uniformly and 1/2 proportionally to its out-degree so far
+/// (so the probability grows with out-degree + 1). Ids are topologically
+/// ordered (every dependency has before < after).
+GeneratedGraph power_law(std::uint64_t n, std::uint64_t edges_per_wave, std::uint64_t seed);
+
 /// Relabels waves by a random permutation (the DAG's shape is unchanged).
 void shuffle_ids(GeneratedGraph& graph, std::uint64_t seed);
+
+/// True when every dependency has before < after (ids are a topological
+/// order), which a lower-triangular solver's level scheduling requires.
+bool ids_topologically_ordered(const GeneratedGraph& graph);
 
 /// The dependencies narrowed to another ordinal type (caller checks the range).
 template <class Ordinal>

@@ -1,0 +1,792 @@
+// strata_bench: planning time of every generated graph x planner mode on
+// Kokkos::DefaultExecutionSpace, beside (a) the in-project serial reference
+// (reference_kahn, a plain host port of the seed's algorithm) and (b) Kokkos
+// Kernels' sptrsv_symbolic level set, in the same run. Writes a table on
+// stdout and a JSON file (--json). How to run it and what each column means:
+// docs/benchmarks.md.
+//
+// What is timed (wall clock, one call, median over --repetitions):
+//   strata modes   plan_barriers(space, V, dependencies View, scratch, mode)
+//                  with a fresh PlannerScratch per call: validation, CSR build,
+//                  the layers and the layout, everything allocated inside
+//                  (auto+scratch: the same with one scratch reused across calls;
+//                  auto+csr: the CSR built outside the timed region, as KK's is).
+//                  The dependencies are already in a View of the default
+//                  memory space; parsing and generation are never timed.
+//   reference      reference_kahn(V, host dependencies): validation, its CSR
+//                  build, Kahn with current/next lists, per-group sort.
+//   kk             create_sptrsv_handle + sptrsv_symbolic on a CSR of in-edges
+//                  (row i lists the j < i it waits for) built outside the timed
+//                  region; only where every dependency has before < after.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <Kokkos_Core.hpp>
+#include <KokkosKernels_Handle.hpp>
+#include <KokkosSparse_sptrsv.hpp>
+
+#include <strata/generate/graph_generators.hpp>
+#include <strata/plan/plan_barriers.hpp>
+#include <strata/plan/reference_kahn.hpp>
+#include <strata/version.hpp>
+
+#ifndef STRATA_BENCH_KOKKOSKERNELS_VERSION
+#define STRATA_BENCH_KOKKOSKERNELS_VERSION "unknown"
+#endif
+#ifndef STRATA_BENCH_BUILD_TYPE
+#define STRATA_BENCH_BUILD_TYPE "unknown"
+#endif
+#ifndef STRATA_BENCH_GIT_COMMIT
+#define STRATA_BENCH_GIT_COMMIT "unknown"
+#endif
+
+namespace {
+
+using ExecSpace = Kokkos::DefaultExecutionSpace;
+using MemSpace = ExecSpace::memory_space;
+using Ordinal = std::uint32_t;
+using Offset = std::uint32_t;
+using Dep = strata::WaveDependency<Ordinal>;
+using Clock = std::chrono::steady_clock;
+
+// ---------------------------------------------------------------------------
+// Peak memory, measured: Kokkos' allocate/deallocate tool callbacks (the same
+// C interface in Kokkos 3.4 and 4.x) count live bytes per memory space. They
+// are installed only around an extra, untimed call, so timed calls see no tool.
+struct SpaceBytes {
+  char name[64] = {0};
+  std::int64_t live = 0;
+  std::int64_t peak = 0;
+};
+SpaceBytes g_spaces[8];
+
+SpaceBytes& space_bytes(const char* name) {
+  for (auto& s : g_spaces) {
+    if (s.name[0] == 0) {
+      std::snprintf(s.name, sizeof(s.name), "%s", name);
+      return s;
+    }
+    if (std::strcmp(s.name, name) == 0) return s;
+  }
+  return g_spaces[7];  // more than 8 spaces: lump the rest together
+}
+
+void on_allocate(const Kokkos_Profiling_SpaceHandle handle, const char*, const void*,
+                 const std::uint64_t size) {
+  SpaceBytes& s = space_bytes(handle.name);
+  s.live += static_cast<std::int64_t>(size);
+  s.peak = std::max(s.peak, s.live);
+}
+void on_deallocate(const Kokkos_Profiling_SpaceHandle handle, const char*, const void*,
+                   const std::uint64_t size) {
+  space_bytes(handle.name).live -= static_cast<std::int64_t>(size);
+}
+
+/// Runs `f` with the callbacks on; returns the peak bytes that `f` held at once
+/// in the execution space's memory space (allocations from before are not counted).
+template <class F>
+std::uint64_t peak_bytes_of(F&& f) {
+  for (auto& s : g_spaces) s = SpaceBytes{};
+  Kokkos::Tools::Experimental::set_allocate_data_callback(on_allocate);
+  Kokkos::Tools::Experimental::set_deallocate_data_callback(on_deallocate);
+  try {
+    f();
+  } catch (...) {
+    Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+    Kokkos::Tools::Experimental::set_deallocate_data_callback(nullptr);
+    throw;
+  }
+  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  Kokkos::Tools::Experimental::set_deallocate_data_callback(nullptr);
+  return static_cast<std::uint64_t>(space_bytes(MemSpace::name()).peak);
+}
+
+// ---------------------------------------------------------------------------
+// Per-kernel times (--profile): Kokkos' begin/end parallel_for/reduce/scan
+// callbacks, installed only around an extra, untimed call. Host-backend
+// kernels are synchronous; with Kokkos 4.x a loaded tool fences around
+// kernels, so device kernels are timed too. The View initialisations that
+// allocations launch show up as "Kokkos::View::initialization [label]".
+struct Phase {
+  std::string name;
+  double seconds = 0;
+  std::uint64_t calls = 0;
+};
+std::vector<Phase> g_phases;
+std::vector<std::pair<std::size_t, Clock::time_point>> g_open_kernels;  // index = kernel id
+
+void on_begin_kernel(const char* name, const std::uint32_t, std::uint64_t* id) {
+  std::size_t p = 0;
+  while (p < g_phases.size() && g_phases[p].name != name) ++p;
+  if (p == g_phases.size()) g_phases.push_back(Phase{name, 0, 0});
+  *id = g_open_kernels.size();
+  g_open_kernels.emplace_back(p, Clock::now());
+}
+void on_end_kernel(const std::uint64_t id) {
+  if (id >= g_open_kernels.size()) return;
+  Phase& p = g_phases[g_open_kernels[id].first];
+  p.seconds += std::chrono::duration<double>(Clock::now() - g_open_kernels[id].second).count();
+  ++p.calls;
+}
+
+void set_kernel_callbacks(bool on) {
+  namespace T = Kokkos::Tools::Experimental;
+  T::set_begin_parallel_for_callback(on ? on_begin_kernel : nullptr);
+  T::set_begin_parallel_reduce_callback(on ? on_begin_kernel : nullptr);
+  T::set_begin_parallel_scan_callback(on ? on_begin_kernel : nullptr);
+  T::set_end_parallel_for_callback(on ? on_end_kernel : nullptr);
+  T::set_end_parallel_reduce_callback(on ? on_end_kernel : nullptr);
+  T::set_end_parallel_scan_callback(on ? on_end_kernel : nullptr);
+}
+
+/// Runs `f` with kernel timers on; returns the kernels by time (largest first)
+/// plus "(outside kernels)" for the rest of the wall time.
+template <class F>
+std::vector<Phase> phases_of(F&& f) {
+  g_phases.clear();
+  g_open_kernels.clear();
+  set_kernel_callbacks(true);
+  const auto start = Clock::now();
+  try {
+    f();
+  } catch (...) {
+    set_kernel_callbacks(false);
+    throw;
+  }
+  const double total = std::chrono::duration<double>(Clock::now() - start).count();
+  set_kernel_callbacks(false);
+  std::vector<Phase> phases = g_phases;
+  double in_kernels = 0;
+  for (const auto& p : phases) in_kernels += p.seconds;
+  phases.push_back(Phase{"(outside kernels: host loop, allocation, launch overhead)",
+                         std::max(0.0, total - in_kernels), 1});
+  std::sort(phases.begin(), phases.end(),
+            [](const Phase& a, const Phase& b) { return a.seconds > b.seconds; });
+  return phases;
+}
+
+// ---------------------------------------------------------------------------
+struct Timing {
+  std::vector<double> seconds;
+  double median() const {
+    if (seconds.empty()) return 0;
+    std::vector<double> s = seconds;
+    std::sort(s.begin(), s.end());
+    const std::size_t n = s.size();
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+  }
+  double min() const { return seconds.empty() ? 0 : *std::min_element(seconds.begin(), seconds.end()); }
+};
+
+template <class F>
+Timing time_calls(int repetitions, F&& f) {
+  Timing t;
+  for (int r = 0; r < repetitions; ++r) {
+    const auto start = Clock::now();
+    f();
+    t.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  return t;
+}
+
+struct Options {
+  bool quick = false;
+  std::string filter;
+  int repetitions = 5;
+  std::string json = "strata_bench.json";
+  std::vector<std::string> modes = {"auto", "auto+scratch", "auto+csr", "sparse", "dense", "hybrid", "fused"};
+  bool kk = true;
+  bool reference = true;
+  bool profile = false;  ///< per-kernel times of one extra call of the auto mode
+  double dense_max_work = 4e9;     ///< dense: groups x waves wave visits
+  double stepwise_max_layers = 2e5;  ///< sparse / hybrid: launches per layer
+  double kk_max_work = 1.2e10;     ///< KK before 4.6: levels x rows row visits
+  std::string command_line;
+};
+
+struct Spec {
+  std::string name;
+  std::function<strata::generate::GeneratedGraph()> make;
+};
+
+std::vector<Spec> graph_specs(bool quick) {
+  namespace g = strata::generate;
+  using g::TreeDirection;
+  if (quick)
+    return {
+        {"sweep2d-40", [] { return g::sweep2d(40, 40); }},
+        {"sweep3d-12", [] { return g::sweep3d(12, 12, 12); }},
+        {"random-2k-10k", [] { return g::random_dag(2000, 10000, 1); }},
+        {"layered-50x10", [] { return g::layered(50, 10, 4, 10, true, 1); }},
+        {"chain-1k", [] { return g::chain(1000); }},
+        {"fanout-1k", [] { return g::fanout(1000); }},
+        {"fanin-1k", [] { return g::fanin(1000); }},
+        {"tree-out-1k", [] { return g::binary_tree(1023, TreeDirection::Out); }},
+        {"tree-in-1k", [] { return g::binary_tree(1023, TreeDirection::In); }},
+        {"ilu2d-40", [] { return g::ilu2d(40, 40, 1); }},
+        {"ilu3d-12", [] { return g::ilu3d(12, 12, 12, 1); }},
+        {"powerlaw-2k", [] { return g::power_law(2000, 4, 1); }},
+    };
+  return {
+      {"sweep2d-2000", [] { return g::sweep2d(2000, 2000); }},
+      {"sweep3d-200", [] { return g::sweep3d(200, 200, 200); }},
+      {"random-2M-10M", [] { return g::random_dag(2000000, 10000000, 1); }},
+      {"layered-10000x100", [] { return g::layered(10000, 100, 4, 10, true, 1); }},
+      {"chain-1M", [] { return g::chain(1000000); }},
+      {"fanout-1M", [] { return g::fanout(1000000); }},
+      {"fanin-1M", [] { return g::fanin(1000000); }},
+      {"tree-out-2M", [] { return g::binary_tree((1u << 21) - 1, TreeDirection::Out); }},
+      {"tree-in-2M", [] { return g::binary_tree((1u << 21) - 1, TreeDirection::In); }},
+      {"ilu2d-2000", [] { return g::ilu2d(2000, 2000, 1); }},
+      {"ilu3d-160", [] { return g::ilu3d(160, 160, 160, 1); }},
+      {"powerlaw-2M", [] { return g::power_law(2000000, 4, 1); }},
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Result of one graph.
+struct ModeResult {
+  std::string mode;
+  std::string skipped;  ///< non-empty: why it did not run
+  Timing timing;
+  std::uint64_t peak_bytes = 0;
+  std::uint64_t groups = 0;
+  bool plan_matches_reference = false;
+  strata::PlanStatistics statistics;
+  std::vector<Phase> phases;  ///< --profile only
+};
+
+struct KkResult {
+  std::string skipped;
+  Timing timing;
+  std::uint64_t levels = 0;
+  std::uint64_t peak_bytes = 0;
+};
+
+struct GraphResult {
+  std::string name, description;
+  std::uint64_t waves = 0, deps = 0, groups = 0;
+  bool topological_ids = false;
+  std::uint64_t csr_bytes = 0, input_bytes = 0;
+  double generate_seconds = 0;
+  Timing reference;
+  std::vector<ModeResult> modes;
+  KkResult kk;
+};
+
+bool same_as_reference(const strata::BarrierPlan<ExecSpace, Ordinal>& plan,
+                       const strata::ReferencePlan& ref) {
+  const auto host = plan.host_mirror();
+  if (host.group_count() != ref.group_count()) return false;
+  for (std::size_t g = 0; g < ref.group_offsets.size(); ++g)
+    if (host.group_offsets(g) != ref.group_offsets[g]) return false;
+  for (std::size_t i = 0; i < ref.waves.size(); ++i)
+    if (host.waves(i) != ref.waves[i]) return false;
+  return true;
+}
+
+bool kk_symbolic_is_linear() {
+  // Read in the sources: Kokkos Kernels 4.6.02's lower_tri_symbolic assigns
+  // levels in one pass over the rows (O(rows + nnz)); 3.4's rescans every row
+  // once per level (O(levels x rows)). Versions in between are treated as the
+  // latter, which only makes the driver skip more.
+  int major = 0, minor = 0;
+  std::sscanf(STRATA_BENCH_KOKKOSKERNELS_VERSION, "%d.%d", &major, &minor);
+  return major > 4 || (major == 4 && minor >= 6);
+}
+
+KkResult run_kk(const Options& opt, const std::vector<Dep>& deps, std::uint64_t waves,
+                std::uint64_t groups, bool topological_ids) {
+  KkResult r;
+  if (!opt.kk) {
+    r.skipped = "n/a: disabled (--no-kk)";
+    return r;
+  }
+  if (!topological_ids) {
+    r.skipped = "n/a: ids not topologically ordered";
+    return r;
+  }
+  if (waves > 0x7fffffffull || deps.size() > 0x7fffffffull) {
+    r.skipped = "n/a: more than 2^31 rows or entries for int offsets";
+    return r;
+  }
+  const double work = double(groups) * double(waves);
+  if (!kk_symbolic_is_linear() && work > opt.kk_max_work) {
+    std::ostringstream s;
+    s << "skipped: Kokkos Kernels " << STRATA_BENCH_KOKKOSKERNELS_VERSION
+      << " rescans all rows once per level (" << groups << " x " << waves << " = " << std::setprecision(3)
+      << work << " row visits > --kk-max-work " << opt.kk_max_work << ")";
+    r.skipped = s.str();
+    return r;
+  }
+  // CSR of in-edges, lower triangular: row i lists every j < i that i waits
+  // for (duplicates kept, as the planner keeps them). Built outside the timing.
+  using RowMap = Kokkos::View<int*, MemSpace>;
+  using Entries = Kokkos::View<int*, MemSpace>;
+  RowMap row_map("kk row_map", waves + 1);
+  Entries entries("kk entries", deps.size());
+  {
+    auto h_row = Kokkos::create_mirror_view(row_map);
+    auto h_ent = Kokkos::create_mirror_view(entries);
+    Kokkos::deep_copy(h_row, 0);
+    for (const auto& d : deps) ++h_row(d.after + 1);
+    for (std::uint64_t i = 0; i < waves; ++i) h_row(i + 1) += h_row(i);
+    std::vector<int> cursor(h_row.data(), h_row.data() + waves);
+    for (const auto& d : deps) h_ent(cursor[d.after]++) = static_cast<int>(d.before);
+    Kokkos::deep_copy(row_map, h_row);
+    Kokkos::deep_copy(entries, h_ent);
+  }
+  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, ExecSpace,
+                                                                  MemSpace, MemSpace>;
+  auto symbolic = [&](std::uint64_t* levels) {
+    Handle kh;
+    kh.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1,
+                            static_cast<int>(waves), true /*lower*/);
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
+    KokkosSparse::sptrsv_symbolic(&kh, row_map, entries);  // promoted out of Experimental
+#else
+    KokkosSparse::Experimental::sptrsv_symbolic(&kh, row_map, entries);
+#endif
+    ExecSpace().fence();
+    if (levels) *levels = static_cast<std::uint64_t>(kh.get_sptrsv_handle()->get_num_levels());
+    kh.destroy_sptrsv_handle();
+  };
+  r.peak_bytes = peak_bytes_of([&] { symbolic(&r.levels); });
+  r.timing = time_calls(opt.repetitions, [&] { symbolic(nullptr); });
+  return r;
+}
+
+ModeResult run_mode(const Options& opt, const std::string& mode_name,
+                    const Kokkos::View<const Dep*, MemSpace>& deps, std::uint64_t waves,
+                    std::uint64_t groups, const strata::ReferencePlan* ref) {
+  ModeResult r;
+  r.mode = mode_name;
+  const bool reuse = mode_name == "auto+scratch";
+  const bool given_csr = mode_name == "auto+csr";
+  strata::PlanOptions options;
+  options.mode = strata::parse_plan_mode(reuse || given_csr ? "auto" : mode_name);
+  const double layers = double(groups);
+  if ((options.mode == strata::PlanMode::Dense) && layers * double(waves) > opt.dense_max_work) {
+    std::ostringstream s;
+    s << "skipped: bottom-up steps visit every wave per layer (" << groups << " x " << waves
+      << " > --dense-max-work " << opt.dense_max_work << ")";
+    r.skipped = s.str();
+    return r;
+  }
+  if ((options.mode == strata::PlanMode::Sparse || options.mode == strata::PlanMode::Hybrid) &&
+      layers > opt.stepwise_max_layers) {
+    std::ostringstream s;
+    s << "skipped: two launches and a host read per layer, " << groups
+      << " layers > --stepwise-max-layers " << opt.stepwise_max_layers;
+    r.skipped = s.str();
+    return r;
+  }
+  const ExecSpace space;
+  using Scratch = strata::PlannerScratch<ExecSpace, Ordinal, Offset>;
+  if (given_csr) {
+    // The CSR built outside the timed region (like Kokkos Kernels' input);
+    // timed: plan_barriers(space, graph, fresh scratch) — layers and layout.
+    strata::DependencyGraphStorage<ExecSpace, Ordinal, Offset> storage;
+    const auto graph = strata::build_dependency_graph(space, waves, deps, storage);
+    strata::PlanOptions checked = options;
+    checked.statistics = &r.statistics;
+    r.peak_bytes = peak_bytes_of([&] {
+      Scratch scratch;
+      const auto plan = strata::plan_barriers(space, graph, scratch, checked);
+      r.groups = plan.group_count();
+      r.plan_matches_reference = ref ? same_as_reference(plan, *ref) : true;
+    });
+    r.timing = time_calls(opt.repetitions, [&] {
+      Scratch scratch;
+      strata::plan_barriers(space, graph, scratch, options);
+    });
+    return r;
+  }
+  // Correctness and memory: one untimed call (fresh scratch, statistics on).
+  {
+    strata::PlanOptions checked = options;
+    checked.statistics = &r.statistics;
+    r.peak_bytes = peak_bytes_of([&] {
+      Scratch scratch;
+      const auto plan = strata::plan_barriers(space, waves, deps, scratch, checked);
+      r.groups = plan.group_count();
+      r.plan_matches_reference = ref ? same_as_reference(plan, *ref) : true;
+    });
+  }
+  if (opt.profile && mode_name == "auto")
+    r.phases = phases_of([&] {
+      Scratch scratch;
+      strata::plan_barriers(space, waves, deps, scratch, options);
+    });
+  if (reuse) {
+    Scratch scratch;
+    strata::plan_barriers(space, waves, deps, scratch, options);  // warm: sized once
+    r.timing = time_calls(opt.repetitions,
+                          [&] { strata::plan_barriers(space, waves, deps, scratch, options); });
+  } else {
+    r.timing = time_calls(opt.repetitions, [&] {
+      Scratch scratch;
+      strata::plan_barriers(space, waves, deps, scratch, options);
+    });
+  }
+  return r;
+}
+
+GraphResult run_graph(const Options& opt, const Spec& spec) {
+  GraphResult r;
+  r.name = spec.name;
+  std::vector<Dep> host_deps;
+  {
+    const auto start = Clock::now();
+    const auto g = spec.make();
+    r.generate_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    r.description = g.description;
+    r.waves = g.wave_count;
+    r.topological_ids = strata::generate::ids_topologically_ordered(g);
+    host_deps = strata::generate::narrowed<Ordinal>(g);
+  }
+  r.deps = host_deps.size();
+  r.csr_bytes = (r.waves + 1) * sizeof(Offset) + r.deps * sizeof(Ordinal);
+  r.input_bytes = r.deps * sizeof(Dep);
+
+  // (a) the serial reference: also the plan every mode is checked against.
+  strata::ReferencePlan ref = strata::reference_kahn(r.waves, host_deps);
+  r.groups = ref.group_count();
+  if (opt.reference)
+    r.reference = time_calls(opt.repetitions, [&] {
+      const auto p = strata::reference_kahn(r.waves, host_deps.data(), host_deps.size());
+      if (p.group_count() != r.groups) std::abort();
+    });
+
+  // The dependencies in the execution space's memory (no copy on host backends).
+  const Kokkos::View<const Dep*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+      host_view(host_deps.data(), host_deps.size());
+  const Kokkos::View<const Dep*, MemSpace> deps =
+      Kokkos::create_mirror_view_and_copy(MemSpace(), host_view);
+  for (const auto& m : opt.modes) r.modes.push_back(run_mode(opt, m, deps, r.waves, r.groups, &ref));
+  ref = strata::ReferencePlan{};
+
+  // (b) Kokkos Kernels' level set.
+  r.kk = run_kk(opt, host_deps, r.waves, r.groups, r.topological_ids);
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// Output.
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_number(double x) {
+  if (!std::isfinite(x)) return "null";
+  std::ostringstream s;
+  s << std::setprecision(9) << x;
+  return s.str();
+}
+
+std::string json_timing(const Timing& t) {
+  std::ostringstream s;
+  s << "{\"median_s\": " << json_number(t.median()) << ", \"min_s\": " << json_number(t.min())
+    << ", \"repetitions\": " << t.seconds.size() << ", \"seconds\": [";
+  for (std::size_t i = 0; i < t.seconds.size(); ++i) s << (i ? ", " : "") << json_number(t.seconds[i]);
+  s << "]}";
+  return s.str();
+}
+
+std::string read_first_line_matching(const char* path, const char* key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) {
+      const auto colon = line.find(':');
+      return colon == std::string::npos ? line : line.substr(colon + 2);
+    }
+  return "unknown";
+}
+
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return in ? a + " " + b + " " + c : "unknown";
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return buf;
+}
+
+std::string kokkos_version() {
+  std::ostringstream s;
+  s << KOKKOS_VERSION / 10000 << "." << (KOKKOS_VERSION / 100) % 100 << "." << std::setw(2)
+    << std::setfill('0') << KOKKOS_VERSION % 100;
+  return s.str();
+}
+
+void write_json(const Options& opt, const std::vector<GraphResult>& results,
+                const std::string& date, const std::string& load_start) {
+  std::ofstream out(opt.json);
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  const char* omp = std::getenv("OMP_NUM_THREADS");
+  out << "{\n  \"schema\": \"strata-bench/1\",\n  \"environment\": {\n"
+      << "    \"backend\": " << json_string(ExecSpace::name()) << ",\n"
+      << "    \"memory_space\": " << json_string(MemSpace::name()) << ",\n"
+      << "    \"concurrency\": " << ExecSpace().concurrency() << ",\n"
+      << "    \"omp_num_threads\": " << json_string(omp ? omp : "") << ",\n"
+      << "    \"kokkos_version\": " << json_string(kokkos_version()) << ",\n"
+      << "    \"kokkos_kernels_version\": " << json_string(STRATA_BENCH_KOKKOSKERNELS_VERSION) << ",\n"
+      << "    \"kk_symbolic\": "
+      << json_string(std::string(kk_symbolic_is_linear() ? "one pass over the rows"
+                                                          : "rescans all rows once per level") +
+                     ", on the host (host mirrors of the CSR, levels copied back to the device)")
+      << ",\n"
+      << "    \"strata_version\": " << json_string(STRATA_VERSION_STRING) << ",\n"
+      << "    \"git_commit\": " << json_string(STRATA_BENCH_GIT_COMMIT) << ",\n"
+      << "    \"build_type\": " << json_string(STRATA_BENCH_BUILD_TYPE) << ",\n"
+      << "    \"compiler\": " << json_string(__VERSION__) << ",\n"
+      << "    \"date\": " << json_string(date) << ",\n"
+      << "    \"host\": " << json_string(host) << ",\n"
+      << "    \"cpu\": " << json_string(read_first_line_matching("/proc/cpuinfo", "model name")) << ",\n"
+      << "    \"load_average_start\": " << json_string(load_start) << ",\n"
+      << "    \"load_average_end\": " << json_string(load_average()) << ",\n"
+      << "    \"command\": " << json_string(opt.command_line) << ",\n"
+      << "    \"set\": " << json_string(opt.quick ? "quick" : "full") << ",\n"
+      << "    \"repetitions\": " << opt.repetitions << "\n  },\n"
+      << "  \"notes\": {\n"
+      << "    \"strata\": " << json_string("plan_barriers from a View of dependencies in the default memory space: validation + CSR build + layers + layout, fresh PlannerScratch per call; auto+scratch reuses one scratch (warm); auto+csr plans from a DependencyGraph (CSR) built outside the timed region, as Kokkos Kernels' input is, and its peak_bytes exclude that CSR. Parsing and generation are not timed.") << ",\n"
+      << "    \"reference\": " << json_string("reference_kahn on the host dependency array: validation + its own CSR build + Kahn + per-group sort (serial).") << ",\n"
+      << "    \"kk\": " << json_string("create_sptrsv_handle(SEQLVLSCHD_TP1, lower) + sptrsv_symbolic; the in-edge CSR (row i lists j < i) is prepared outside the timed region. Only for graphs whose ids are topologically ordered.") << ",\n"
+      << "    \"peak_bytes\": " << json_string("peak live bytes in the execution space's memory space during one call, from Kokkos' allocate/deallocate callbacks; the input dependency View (input_bytes) already existed and is not counted.") << ",\n"
+      << "    \"csr_bytes\": " << json_string("(waves + 1) * 4 + deps * 4: the CSR the planner builds (32-bit offsets and ordinals).") << "\n  },\n"
+      << "  \"graphs\": [\n";
+  for (std::size_t gi = 0; gi < results.size(); ++gi) {
+    const auto& g = results[gi];
+    out << "    {\"name\": " << json_string(g.name) << ", \"description\": " << json_string(g.description)
+        << ",\n     \"waves\": " << g.waves << ", \"deps\": " << g.deps << ", \"groups\": " << g.groups
+        << ", \"topological_ids\": " << (g.topological_ids ? "true" : "false")
+        << ", \"csr_bytes\": " << g.csr_bytes << ", \"input_bytes\": " << g.input_bytes
+        << ", \"generate_s\": " << json_number(g.generate_seconds) << ",\n     \"reference\": "
+        << (opt.reference ? json_timing(g.reference) : "null") << ",\n     \"modes\": {";
+    for (std::size_t mi = 0; mi < g.modes.size(); ++mi) {
+      const auto& m = g.modes[mi];
+      out << (mi ? "," : "") << "\n       " << json_string(m.mode) << ": ";
+      if (!m.skipped.empty()) {
+        out << "{\"skipped\": " << json_string(m.skipped) << "}";
+        continue;
+      }
+      out << "{\"time\": " << json_timing(m.timing) << ", \"peak_bytes\": " << m.peak_bytes
+          << ", \"peak_over_csr\": " << json_number(double(m.peak_bytes) / double(std::max<std::uint64_t>(g.csr_bytes, 1)))
+          << ", \"groups\": " << m.groups
+          << ", \"plan_matches_reference\": " << (m.plan_matches_reference ? "true" : "false")
+          << ", \"sparse_layers\": " << m.statistics.sparse_layers
+          << ", \"dense_layers\": " << m.statistics.dense_layers
+          << ", \"fused\": " << (m.statistics.fused ? "true" : "false")
+          << ", \"fused_from_layer\": " << m.statistics.fused_from_layer
+          << ", \"waves_per_s\": " << json_number(double(g.waves) / m.timing.median())
+          << ", \"deps_per_s\": " << json_number(double(g.deps) / m.timing.median());
+      if (!m.phases.empty()) {
+        out << ", \"phases\": [";
+        for (std::size_t p = 0; p < m.phases.size(); ++p)
+          out << (p ? ", " : "") << "{\"name\": " << json_string(m.phases[p].name)
+              << ", \"seconds\": " << json_number(m.phases[p].seconds)
+              << ", \"calls\": " << m.phases[p].calls << "}";
+        out << "]";
+      }
+      out << "}";
+    }
+    out << "},\n     \"kk\": ";
+    if (!g.kk.skipped.empty())
+      out << "{\"skipped\": " << json_string(g.kk.skipped) << "}";
+    else
+      out << "{\"time\": " << json_timing(g.kk.timing) << ", \"levels\": " << g.kk.levels
+          << ", \"levels_match_groups\": " << (g.kk.levels == g.groups ? "true" : "false")
+          << ", \"peak_bytes\": " << g.kk.peak_bytes << "}";
+    out << "}" << (gi + 1 < results.size() ? "," : "") << "\n";
+  }
+  out << "  ]\n}\n";
+}
+
+std::string fmt_time(double s) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(s < 0.01 ? 5 : 3) << s;
+  return o.str();
+}
+
+void print_row(const Options& opt, const GraphResult& g) {
+  std::ostringstream line;
+  line << std::left << std::setw(18) << g.name << std::right << std::setw(9) << g.waves
+       << std::setw(10) << g.deps << std::setw(8) << g.groups;
+  const ModeResult* automatic = nullptr;
+  for (const auto& m : g.modes) {
+    line << std::setw(13) << (m.skipped.empty() ? fmt_time(m.timing.median()) : std::string("-"));
+    if (m.mode == "auto" && m.skipped.empty()) automatic = &m;
+  }
+  line << std::setw(10) << (opt.reference ? fmt_time(g.reference.median()) : "-");
+  line << std::setw(10) << (g.kk.skipped.empty() ? fmt_time(g.kk.timing.median()) : "n/a");
+  if (automatic) {
+    const double t = automatic->timing.median();
+    line << std::setw(9) << std::fixed << std::setprecision(2) << (opt.reference ? g.reference.median() / t : 0.0)
+         << std::setw(9) << (g.kk.skipped.empty() ? g.kk.timing.median() / t : 0.0) << std::setw(9)
+         << double(automatic->peak_bytes) / double(std::max<std::uint64_t>(g.csr_bytes, 1));
+  }
+  std::cout << line.str() << "\n";
+  for (const auto& m : g.modes) {
+    if (m.skipped.empty() && (!m.plan_matches_reference || m.groups != g.groups))
+      std::cout << "  MISMATCH: mode " << m.mode << " gave a plan different from the reference\n";
+    if (!m.skipped.empty()) std::cout << "  " << m.mode << ": " << m.skipped << "\n";
+    if (!m.phases.empty()) {
+      std::cout << "  " << m.mode << " profile (one call):";
+      for (std::size_t p = 0; p < m.phases.size() && p < 6; ++p)
+        std::cout << (p ? ";" : "") << " " << m.phases[p].name << " " << fmt_time(m.phases[p].seconds)
+                  << " s x" << m.phases[p].calls;
+      std::cout << "\n";
+    }
+  }
+  if (g.kk.skipped.empty())
+    std::cout << "  kk levels " << g.kk.levels << (g.kk.levels == g.groups ? " == " : " != ")
+              << "groups " << g.groups << (g.kk.levels == g.groups ? " (agree)" : "  MISMATCH") << "\n";
+  else
+    std::cout << "  kk: " << g.kk.skipped << "\n";
+  std::cout.flush();
+}
+
+[[noreturn]] void usage(int code) {
+  std::cout
+      << "usage: strata_bench [--quick] [--filter SUBSTRING] [--repetitions N] [--json FILE]\n"
+         "                    [--modes auto,auto+scratch,auto+csr,sparse,dense,hybrid,fused] [--no-kk]\n"
+         "                    [--no-reference] [--dense-max-work X] [--stepwise-max-layers X]\n"
+         "                    [--kk-max-work X] [--profile] [--list]\n"
+         "                    [Kokkos options, e.g. --kokkos-threads=2]\n"
+         "Runs on Kokkos::DefaultExecutionSpace (the build's backend). See docs/benchmarks.md.\n";
+  std::exit(code);
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+Options parse(int argc, char* argv[], bool* list) {
+  Options opt;
+  for (int i = 0; i < argc; ++i) opt.command_line += (i ? " " : "") + std::string(argv[i]);
+  bool repetitions_given = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "strata_bench: " << a << " needs a value\n";
+        usage(2);
+      }
+      return argv[++i];
+    };
+    if (a.rfind("--kokkos-", 0) == 0) continue;
+    if (a == "--quick") opt.quick = true;
+    else if (a == "--filter") opt.filter = value();
+    else if (a == "--repetitions") { opt.repetitions = std::max(1, std::atoi(value().c_str())); repetitions_given = true; }
+    else if (a == "--json") opt.json = value();
+    else if (a == "--modes") opt.modes = split(value());
+    else if (a == "--no-kk") opt.kk = false;
+    else if (a == "--no-reference") opt.reference = false;
+    else if (a == "--profile") opt.profile = true;
+    else if (a == "--dense-max-work") opt.dense_max_work = std::atof(value().c_str());
+    else if (a == "--stepwise-max-layers") opt.stepwise_max_layers = std::atof(value().c_str());
+    else if (a == "--kk-max-work") opt.kk_max_work = std::atof(value().c_str());
+    else if (a == "--list") *list = true;
+    else if (a == "--help" || a == "-h") usage(0);
+    else {
+      std::cerr << "strata_bench: unknown argument '" << a << "'\n";
+      usage(2);
+    }
+  }
+  if (opt.quick && !repetitions_given) opt.repetitions = 1;
+  for (const auto& m : opt.modes)
+    if (m != "auto+scratch" && m != "auto+csr") strata::parse_plan_mode(m);  // InvalidArgument on a bad name
+  return opt;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  Kokkos::initialize(argc, argv);
+  int rc = 0;
+  try {
+    bool list = false;
+    const Options opt = parse(argc, argv, &list);
+    const std::string date = utc_now(), load_start = load_average();
+    std::vector<Spec> specs;
+    for (auto& s : graph_specs(opt.quick))
+      if (opt.filter.empty() || s.name.find(opt.filter) != std::string::npos) specs.push_back(s);
+    if (list) {
+      for (const auto& s : specs) std::cout << s.name << "\n";
+    } else {
+      std::cout << "strata_bench: " << ExecSpace::name() << ", concurrency " << ExecSpace().concurrency()
+                << ", Kokkos " << kokkos_version() << ", Kokkos Kernels "
+                << STRATA_BENCH_KOKKOSKERNELS_VERSION << ", " << opt.repetitions
+                << " repetitions (medians, seconds), load " << load_start << "\n";
+      std::ostringstream head;
+      head << std::left << std::setw(18) << "graph" << std::right << std::setw(9) << "waves"
+           << std::setw(10) << "deps" << std::setw(8) << "groups";
+      for (const auto& m : opt.modes) head << std::setw(13) << m;
+      head << std::setw(10) << "ref" << std::setw(10) << "kk" << std::setw(9) << "ref/auto"
+           << std::setw(9) << "kk/auto" << std::setw(9) << "mem/csr";
+      std::cout << head.str() << "\n";
+      std::vector<GraphResult> results;
+      for (const auto& s : specs) {
+        results.push_back(run_graph(opt, s));
+        print_row(opt, results.back());
+        write_json(opt, results, date, load_start);  // after every graph: a partial run leaves valid JSON
+      }
+      write_json(opt, results, date, load_start);
+      for (const auto& g : results)
+        for (const auto& m : g.modes)
+          if (m.skipped.empty() && (!m.plan_matches_reference || m.groups != g.groups)) rc = 1;
+      for (const auto& g : results)
+        if (g.kk.skipped.empty() && g.kk.levels != g.groups) rc = 1;
+      std::cout << "JSON: " << opt.json << (rc ? "  (plan mismatches: see above)" : "") << "\n";
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "strata_bench: " << e.what() << "\n";
+    rc = 2;
+  }
+  Kokkos::finalize();
+  return rc;
+}
