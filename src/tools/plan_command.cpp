@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include <Kokkos_Core.hpp>
 
 #include <strata/generate/graph_generators.hpp>
@@ -158,6 +160,12 @@ int plan_and_print(const io::EdgeList& list, const PlanArgs& args) {
                                     " workers " + std::to_string(stats.fused_workers)
                               : std::string("no"))
               << "\n";
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const std::uint64_t plan_bytes =
+        (plan.level.span() + plan.waves.span() + plan.group_offsets.span()) * sizeof(Ordinal);
+    std::cerr << "planner_bytes " << scratch.bytes() + plan_bytes << " max_rss_bytes "
+              << std::uint64_t(usage.ru_maxrss) * 1024 << "\n";
   }
   if (args.json)
     io::write_plan_json(std::cout, plan);

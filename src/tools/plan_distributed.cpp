@@ -62,6 +62,7 @@ int plan_and_print(const dist::Communicator& comm, const dist::DistributedEdgeLi
                                                     deps.size(), options);
   };
   auto local = run();
+  auto plan = dist::gather_plan(space, comm, local);
   if (args.time) {
     // Planning only (reading excluded), the slowest rank of each repeat.
     std::vector<double> plan_t, gather_t;
@@ -74,14 +75,14 @@ int plan_and_print(const dist::Communicator& comm, const dist::DistributedEdgeLi
       plan_t.push_back(s);
       MPI_Barrier(comm.comm());
       start = std::chrono::steady_clock::now();
-      (void)dist::gather_plan(space, comm, local);
+      plan = dist::gather_plan(space, comm, local);
       s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, comm.comm());
       gather_t.push_back(s);
     }
     std::sort(plan_t.begin(), plan_t.end());
     std::sort(gather_t.begin(), gather_t.end());
-    // Per rank: owned waves and dependencies' share, planner device bytes, peak RSS.
+    // Per rank: owned waves, planner device bytes at their high point, peak RSS.
     const std::uint64_t row[3] = {local.shard.wave_count_of(comm.rank()), local.peak_bytes,
                                   peak_rss_bytes()};
     std::vector<std::uint64_t> rows(comm.rank() == 0 ? 3 * std::size_t(comm.size()) : 0);
@@ -94,13 +95,16 @@ int plan_and_print(const dist::Communicator& comm, const dist::DistributedEdgeLi
                 << " ordinal_bits " << 8 * sizeof(Ordinal) << " repeats " << args.repeats
                 << " ranks " << comm.size() << " rank_budget " << budget << " ranks_needed "
                 << local.shard.ranks_needed << "\n";
+      std::cerr << "gathered_plan_bytes "
+                << (plan.level.span() + plan.waves.span() + plan.group_offsets.span()) *
+                       sizeof(Ordinal)
+                << " (rank 0)\n";
       for (int r = 0; r < comm.size(); ++r)
         std::cerr << "rank " << r << " waves " << rows[3 * std::size_t(r)] << " peak_bytes "
                   << rows[3 * std::size_t(r) + 1] << " max_rss_bytes "
                   << rows[3 * std::size_t(r) + 2] << "\n";
     }
   }
-  const auto plan = dist::gather_plan(space, comm, local);
   if (comm.rank() == 0) {
     if (args.json)
       io::write_plan_json(std::cout, plan);
