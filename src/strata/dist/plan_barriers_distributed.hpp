@@ -317,6 +317,7 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
     s.cursor = allocate_view<decltype(s.cursor)>(std::uint64_t(s.ranks), "dist cursor", true);
     s.begin = detail::device_begin(space, plan.shard.wave_begin);
     remote_out = detail::remote_edge_count(space, graph, s.lo, s.n);
+    (void)detail::mpi_count(remote_out);  // every later per-rank count fits MPI's int
     s.send = allocate_view<decltype(s.send)>(remote_out, "dist outgoing decrements");
     s.send_host = Kokkos::create_mirror_view(s.send);
   });
@@ -336,6 +337,7 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
     for (int c : incoming) remote_in += std::uint64_t(c);
   }
   collective_phase(comm, [&] {
+    (void)detail::mpi_count(remote_in);
     s.recv = allocate_view<decltype(s.recv)>(remote_in, "dist incoming decrements");
     s.recv_host = Kokkos::create_mirror_view(s.recv);
   });
