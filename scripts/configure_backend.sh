@@ -8,7 +8,8 @@
 #         openmp-debug  the same with Kokkos_ENABLE_DEBUG_BOUNDS_CHECK, Strata in Debug
 #         asan          Debian's Kokkos (Serial), Strata built by clang++ with
 #                       -fsanitize=address,undefined (STRATA_SANITIZE), RelWithDebInfo
-#         fuzz          the libFuzzer harnesses only (STRATA_ENABLE_FUZZERS, clang++)
+#         fuzz          the libFuzzer harnesses only (STRATA_ENABLE_FUZZERS, clang++; no MPI)
+# MPI (distributed planning) is on wherever an MPI is found, fuzz excepted.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -26,7 +27,7 @@ case "$config" in
                  -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck") ;;
   asan) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSTRATA_SANITIZE=ON) ;;
   fuzz) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSTRATA_ENABLE_FUZZERS=ON
-              -DSTRATA_ENABLE_TESTS=OFF -DSTRATA_ENABLE_TOOLS=OFF) ;;
+              -DSTRATA_ENABLE_TESTS=OFF -DSTRATA_ENABLE_TOOLS=OFF -DSTRATA_ENABLE_MPI=OFF) ;;
   *) echo "configure_backend.sh: unknown config '$config'" >&2; exit 2 ;;
 esac
 "$here/bootstrap_deps.sh" "$config"

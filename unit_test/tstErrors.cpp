@@ -47,5 +47,40 @@ TEST(Errors, CheckedArithmeticNeverWraps) {
   }
 }
 
+TEST(Errors, InsufficientRanksNamesTheRanksNeeded) {
+  const PlanError e = PlanError::insufficient_ranks(5, 2, 1024);
+  EXPECT_EQ(e.kind(), ErrorKind::InsufficientRanks);
+  EXPECT_EQ(e.needed_ranks(), 5u);
+  EXPECT_EQ(e.available_ranks(), 2u);
+  EXPECT_EQ(e.budget_bytes(), 1024u);
+  EXPECT_EQ(std::string(e.what()),
+            "InsufficientRanks: distributed planning needs at least 5 ranks for a per-rank budget "
+            "of 1024 bytes but runs on 2. Fix: run with at least 5 ranks or raise --rank-budget.");
+  EXPECT_STREQ(error_kind_name(ErrorKind::InsufficientRanks), "InsufficientRanks");
+  EXPECT_EQ(static_cast<int>(ErrorKind::InsufficientRanks), 13);  // appended: 1..12 unchanged
+}
+
+TEST(Errors, FieldsRebuildTheSameError) {
+  for (const PlanError& e :
+       {PlanError::invalid_wave(4, 1, 9), PlanError::self_dependency(3), PlanError::cycle(7),
+        PlanError::parse_error("f.txt", 12, "bad", "fix it"), PlanError::io_error("f", "gone"),
+        PlanError::insufficient_ranks(3, 1, 99), PlanError::memory_constrained(10, 5),
+        PlanError::storage_reserve_failed("x", 4, "oom"), PlanError::invalid_task_state(2, 9)}) {
+    const PlanError copy = PlanError::from_fields(e.fields());
+    EXPECT_EQ(copy.kind(), e.kind());
+    EXPECT_STREQ(copy.what(), e.what());
+    EXPECT_EQ(copy.before(), e.before());
+    EXPECT_EQ(copy.after(), e.after());
+    EXPECT_EQ(copy.wave(), e.wave());
+    EXPECT_EQ(copy.line(), e.line());
+    EXPECT_EQ(copy.field(), e.field());
+    EXPECT_EQ(copy.message(), e.message());
+    EXPECT_EQ(copy.unscheduled_waves(), e.unscheduled_waves());
+    EXPECT_EQ(copy.needed_ranks(), e.needed_ranks());
+    EXPECT_EQ(copy.budget_bytes(), e.budget_bytes());
+    EXPECT_EQ(copy.state_word(), e.state_word());
+  }
+}
+
 }  // namespace
 }  // namespace strata

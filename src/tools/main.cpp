@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@
 
 #include <strata/core/error.hpp>
 #include <strata/version.hpp>
+#ifdef STRATA_ENABLE_MPI
+#include <mpi.h>
+#endif
 
 #include "commands.hpp"
 
@@ -19,6 +23,9 @@ namespace {
 const char* const kUsage =
     "usage: strata plan FILE|--demo [--output text|json] [--mode auto|sparse|dense|hybrid|fused]\n"
     "                   [--max-memory BYTES[K|M|G|T]] [--time] [--repeats N]\n"
+    "       mpiexec -n N strata plan FILE --distributed [--rank-budget BYTES[K|M|G|T]]\n"
+    "                   [--output text|json] [--time] [--repeats N]\n"
+    "         (sharded over N MPI ranks; rank 0 prints what 'strata plan FILE' prints)\n"
     "       strata explain FILE|--demo   (the launch policy's decision and the device limits)\n"
     "       strata gen KIND ARGS... [--seed S]   (edge-list text on stdout)\n"
     "         kinds: sweep2d NX [NY] | sweep3d N [NY NZ] | chain N | fanout N\n"
@@ -73,21 +80,47 @@ class KokkosSession {
   KokkosSession& operator=(const KokkosSession&) = delete;
 };
 
+#ifdef STRATA_ENABLE_MPI
+/// MPI for `strata plan --distributed` only (the plain tool needs no mpiexec):
+/// initialised after Kokkos, finalised before it. Only rank 0 prints.
+class MpiSession {
+ public:
+  MpiSession() {
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    strata::tools::set_output_rank(rank == 0);
+  }
+  ~MpiSession() { MPI_Finalize(); }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+#endif
+
 int main(int argc, char* argv[]) {
   KokkosSession kokkos(argc, argv);
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i)
     if (std::strncmp(argv[i], "--kokkos-", 9) != 0) args.emplace_back(argv[i]);
+#ifdef STRATA_ENABLE_MPI
+  std::optional<MpiSession> mpi;
+  if (!args.empty() && args[0] == "plan")
+    for (const auto& a : args)
+      if (a == "--distributed") mpi.emplace();
+#endif
+  const bool print = strata::tools::is_output_rank();
   try {
     return run(args);
   } catch (const strata::tools::UsageError& e) {
     // Same shape as every other error: kind, message, Fix: hint (then the usage).
-    std::cerr << "strata: InvalidArgument: " << e.message
-              << ". Fix: correct the command line (usage below, or strata --help).\n"
-              << kUsage;
+    if (print)
+      std::cerr << "strata: InvalidArgument: " << e.message
+                << ". Fix: correct the command line (usage below, or strata --help).\n"
+                << kUsage;
     return strata::tools::exit_usage;
   } catch (const strata::PlanError& e) {
-    std::cerr << "strata: " << e.what() << "\n";
+    if (print) std::cerr << "strata: " << e.what() << "\n";
     switch (e.kind()) {
       case strata::ErrorKind::ParseError:
       case strata::ErrorKind::IoError:

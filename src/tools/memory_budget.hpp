@@ -35,9 +35,10 @@ inline std::uint64_t physical_memory_bytes() {
 }
 
 /// "1073741824", "512M", "8G", "1T" (K/M/G/T: powers of 1024); UsageError otherwise.
-inline std::uint64_t parse_byte_count(const std::string& text) {
+inline std::uint64_t parse_byte_count(const std::string& text,
+                                      const std::string& option = "--max-memory") {
   const auto bad = [&] {
-    return UsageError{"--max-memory must be a positive byte count such as 1073741824, 512M "
+    return UsageError{option + " must be a positive byte count such as 1073741824, 512M "
                       "or 8G, not '" + text + "'"};
   };
   std::size_t digits = 0;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include <Kokkos_Core.hpp>
 
 #include <strata/generate/graph_generators.hpp>
@@ -15,6 +17,7 @@
 #include <strata/io/plan_writer.hpp>
 #include <strata/plan/plan_barriers.hpp>
 #include <strata/plan/reference_kahn.hpp>
+#include <strata/version.hpp>
 
 #include "commands.hpp"
 #include "memory_budget.hpp"
@@ -31,6 +34,9 @@ struct PlanArgs {
   int repeats = 5;
   std::uint64_t max_memory = 0;  ///< --max-memory; 0: the machine's physical memory
   PlanMode mode = PlanMode::Automatic;
+  bool mode_given = false;
+  bool distributed = false;     ///< --distributed (MPI)
+  std::uint64_t rank_budget = 0;  ///< --rank-budget
 };
 
 PlanArgs parse_plan_args(const std::vector<std::string>& args) {
@@ -54,9 +60,14 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
       const std::string& v = value("--mode");
       try {
         a.mode = parse_plan_mode(v);
+        a.mode_given = true;
       } catch (const PlanError&) {
         throw UsageError{"--mode must be auto, sparse, dense, hybrid or fused, not '" + v + "'"};
       }
+    } else if (s == "--distributed") {
+      a.distributed = true;
+    } else if (s == "--rank-budget") {
+      a.rank_budget = parse_byte_count(value("--rank-budget"), "--rank-budget");
     } else if (s == "--max-memory") {
       a.max_memory = parse_byte_count(value("--max-memory"));
     } else if (s == "--repeats") {
@@ -77,6 +88,15 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
     }
   }
   if (a.demo == !a.file.empty()) throw UsageError{"'plan' needs exactly one of FILE or --demo"};
+  if (a.rank_budget != 0 && !a.distributed)
+    throw UsageError{"--rank-budget applies to --distributed planning only"};
+  if (a.distributed) {
+    if (a.demo) throw UsageError{"--distributed plans a FILE, not --demo"};
+    if (a.max_memory != 0)
+      throw UsageError{"--max-memory does not apply to --distributed: use --rank-budget"};
+    if (a.mode_given && a.mode != PlanMode::Automatic)
+      throw UsageError{"--mode does not apply to --distributed (its step is the sparse one)"};
+  }
   return a;
 }
 
@@ -141,6 +161,12 @@ int plan_and_print(const io::EdgeList& list, const PlanArgs& args) {
                                     " workers " + std::to_string(stats.fused_workers)
                               : std::string("no"))
               << "\n";
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const std::uint64_t plan_bytes =
+        (plan.level.span() + plan.waves.span() + plan.group_offsets.span()) * sizeof(Ordinal);
+    std::cerr << "planner_bytes " << scratch.bytes() + plan_bytes << " max_rss_bytes "
+              << std::uint64_t(usage.ru_maxrss) * 1024 << "\n";
   }
   if (args.json)
     io::write_plan_json(std::cout, plan);
@@ -152,8 +178,28 @@ int plan_and_print(const io::EdgeList& list, const PlanArgs& args) {
 
 }  // namespace
 
+namespace {
+bool output_rank = true;
+}  // namespace
+
+bool is_output_rank() { return output_rank; }
+void set_output_rank(bool output) { output_rank = output; }
+
 int plan_command(const std::vector<std::string>& argv) {
   const PlanArgs args = parse_plan_args(argv);
+  if (args.distributed) {
+#ifdef STRATA_ENABLE_MPI
+    DistributedPlanArgs d;
+    d.file = args.file;
+    d.json = args.json;
+    d.time = args.time;
+    d.repeats = args.repeats;
+    d.rank_budget = args.rank_budget;
+    return plan_distributed(d);
+#else
+    throw UsageError{"--distributed needs a strata built with MPI (STRATA_ENABLE_MPI)"};
+#endif
+  }
   const io::EdgeList list = args.demo ? demo_graph() : io::read_edge_list(args.file);
   // 32-bit ordinals and offsets when everything fits (half the memory traffic);
   // ids beyond 32 bits are kept exact so they are reported as they were written.

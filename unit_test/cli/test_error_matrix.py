@@ -100,7 +100,12 @@ for at in range(start + 3, stop):
     number, what, spec, command, exit_code, kind, message = row[:7]
     path = materialise(int(number), code(spec))
     args = [path if a == "FILE" else a for a in code(command).split()]
-    p = subprocess.run([STRATA, *args], capture_output=True, timeout=600)
+    env = None
+    if "--distributed" in args and "ASAN_OPTIONS" in os.environ:
+        # A single MPI process: Open MPI's unloaded components leak where no
+        # LeakSanitizer suppression can match them (see unit_test/CMakeLists.txt).
+        env = dict(os.environ, ASAN_OPTIONS=os.environ["ASAN_OPTIONS"] + ":detect_leaks=0")
+    p = subprocess.run([STRATA, *args], capture_output=True, timeout=600, env=env)
     err = p.stderr.decode("utf-8", "backslashreplace")
     # the error line (sanitizer warnings such as "==123==WARNING: ... failed
     # to allocate" may come first in the asan build)

@@ -27,6 +27,7 @@ const char* error_kind_name(ErrorKind kind) noexcept {
     case ErrorKind::InvalidDeviceLimits: return "InvalidDeviceLimits";
     case ErrorKind::InvalidTaskState: return "InvalidTaskState";
     case ErrorKind::MemoryConstrained: return "MemoryConstrained";
+    case ErrorKind::InsufficientRanks: return "InsufficientRanks";
   }
   return "Unknown";
 }
@@ -157,6 +158,63 @@ PlanError PlanError::memory_constrained(std::uint64_t needed_bytes, std::uint64_
                            "32-bit ordinals."));
   e.needed_bytes_ = needed_bytes;
   e.budget_bytes_ = budget_bytes;
+  return e;
+}
+
+PlanError PlanError::insufficient_ranks(std::uint64_t needed_ranks, std::uint64_t available_ranks,
+                                        std::uint64_t budget_bytes) {
+  PlanError e(ErrorKind::InsufficientRanks,
+              prefixed(ErrorKind::InsufficientRanks,
+                       "distributed planning needs at least " + std::to_string(needed_ranks) +
+                           " ranks for a per-rank budget of " + std::to_string(budget_bytes) +
+                           " bytes but runs on " + std::to_string(available_ranks) +
+                           ". Fix: run with at least " + std::to_string(needed_ranks) +
+                           " ranks or raise --rank-budget."));
+  e.needed_ranks_ = needed_ranks;
+  e.available_ranks_ = available_ranks;
+  e.budget_bytes_ = budget_bytes;
+  return e;
+}
+
+PlanError::Fields PlanError::fields() const {
+  Fields f;
+  f.kind = kind_;
+  f.text = what();
+  f.field = field_;
+  f.message = message_;
+  f.wave_count = wave_count_;
+  f.before = before_;
+  f.after = after_;
+  f.wave = wave_;
+  f.unscheduled_waves = unscheduled_waves_;
+  f.requested = requested_;
+  f.line = line_;
+  f.slot = slot_;
+  f.needed_bytes = needed_bytes_;
+  f.budget_bytes = budget_bytes_;
+  f.needed_ranks = needed_ranks_;
+  f.available_ranks = available_ranks_;
+  f.state_word = state_word_;
+  return f;
+}
+
+PlanError PlanError::from_fields(const Fields& f) {
+  PlanError e(f.kind, f.text);
+  e.field_ = f.field;
+  e.message_ = f.message;
+  e.wave_count_ = f.wave_count;
+  e.before_ = f.before;
+  e.after_ = f.after;
+  e.wave_ = f.wave;
+  e.unscheduled_waves_ = f.unscheduled_waves;
+  e.requested_ = f.requested;
+  e.line_ = f.line;
+  e.slot_ = f.slot;
+  e.needed_bytes_ = f.needed_bytes;
+  e.budget_bytes_ = f.budget_bytes;
+  e.needed_ranks_ = f.needed_ranks;
+  e.available_ranks_ = f.available_ranks;
+  e.state_word_ = f.state_word;
   return e;
 }
 

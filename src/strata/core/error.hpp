@@ -27,6 +27,7 @@ enum class ErrorKind : int {
   InvalidDeviceLimits,    ///< adapter / device limits are malformed
   InvalidTaskState,       ///< a task slot holds an unknown state word
   MemoryConstrained,      ///< graph + planner storage exceed the device memory budget
+  InsufficientRanks,      ///< distributed planning: too few MPI ranks for the per-rank budget
 };
 
 /// Name of an error kind as it appears at the start of messages ("Cycle").
@@ -50,6 +51,21 @@ class PlanError : public std::runtime_error {
   static PlanError invalid_device_limits(std::string field, std::string what);
   static PlanError invalid_task_state(std::uint64_t slot, std::uint32_t word);
   static PlanError memory_constrained(std::uint64_t needed_bytes, std::uint64_t budget_bytes);
+  static PlanError insufficient_ranks(std::uint64_t needed_ranks, std::uint64_t available_ranks,
+                                      std::uint64_t budget_bytes);
+
+  /// Every field of an error (its text included), so that an error can be
+  /// carried to another process and rebuilt there identically (dist/).
+  struct Fields {
+    ErrorKind kind = ErrorKind::InvalidArgument;
+    std::string text, field, message;
+    std::uint64_t wave_count = 0, before = 0, after = 0, wave = 0, unscheduled_waves = 0,
+                  requested = 0, line = 0, slot = 0, needed_bytes = 0, budget_bytes = 0,
+                  needed_ranks = 0, available_ranks = 0;
+    std::uint32_t state_word = 0;
+  };
+  Fields fields() const;
+  static PlanError from_fields(const Fields& fields);
 
   ErrorKind kind() const noexcept { return kind_; }
   // The seed's fields; a field that does not belong to kind() is zero / empty.
@@ -69,6 +85,10 @@ class PlanError : public std::runtime_error {
   /// For MemoryConstrained: bytes the plan needs and the budget it was given.
   std::uint64_t needed_bytes() const noexcept { return needed_bytes_; }
   std::uint64_t budget_bytes() const noexcept { return budget_bytes_; }
+  /// For InsufficientRanks: ranks the budget needs and ranks available
+  /// (the budget is budget_bytes()).
+  std::uint64_t needed_ranks() const noexcept { return needed_ranks_; }
+  std::uint64_t available_ranks() const noexcept { return available_ranks_; }
 
  private:
   PlanError(ErrorKind kind, const std::string& text) : std::runtime_error(text), kind_(kind) {}
@@ -77,6 +97,7 @@ class PlanError : public std::runtime_error {
   std::uint64_t wave_count_ = 0, before_ = 0, after_ = 0, wave_ = 0;
   std::uint64_t unscheduled_waves_ = 0, requested_ = 0, line_ = 0;
   std::uint64_t slot_ = 0, needed_bytes_ = 0, budget_bytes_ = 0;
+  std::uint64_t needed_ranks_ = 0, available_ranks_ = 0;
   std::uint32_t state_word_ = 0;
   std::string field_, message_;
 };

@@ -44,22 +44,17 @@ void check_graph_shape(std::uint64_t wave_count, std::uint64_t dependency_count)
     throw PlanError::count_overflow("outgoing offsets (wave count + 1)");
 }
 
-/// Validates `dependencies` and builds their CSR into `storage`. The returned
-/// graph's Views alias `storage`. Throws PlanError (nothing is built then).
-template <class ExecSpace, class Ordinal, class Offset, class... P>
-DependencyGraph<ExecSpace, Ordinal, Offset> build_dependency_graph(
-    const ExecSpace& space, std::uint64_t wave_count,
-    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
-    DependencyGraphStorage<ExecSpace, Ordinal, Offset>& storage) {
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Kokkos::View<
-                                                          const WaveDependency<Ordinal>*,
-                                                          P...>::memory_space>::accessible,
-                "dependencies must be accessible from the execution space");
-  const std::uint64_t dependency_count = dependencies.extent(0);
-  check_graph_shape<Ordinal, Offset>(wave_count, dependency_count);
-  validate_dependencies(space, wave_count, dependencies);
+namespace detail {
+/// The CSR phases shared by build_dependency_graph and the distributed
+/// planner's rank-local graph: count (atomic out-degree per row), scan
+/// (row_map), fill (atomic cursor per row). row_of(i) is the row of item i
+/// (below wave_count), target_of(i) the entry it stores; nothing is checked.
+template <class ExecSpace, class Ordinal, class Offset, class RowOf, class TargetOf>
+DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
+    const ExecSpace& space, std::uint64_t wave_count, std::uint64_t dependency_count,
+    DependencyGraphStorage<ExecSpace, Ordinal, Offset>& storage, const RowOf& row_of,
+    const TargetOf& target_of) {
   storage.reserve(wave_count, dependency_count);
-
   using Graph = DependencyGraph<ExecSpace, Ordinal, Offset>;
   Graph graph;
   graph.row_map = prefix(storage.row_map, wave_count + 1);
@@ -77,21 +72,42 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_dependency_graph(
   Kokkos::parallel_for(
       "strata::graph::count", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
       KOKKOS_LAMBDA(const std::size_t i) {
-        detail::fetch_add<ExecSpace>(&row_map(dependencies(i).before + 1), Offset(1));
+        detail::fetch_add<ExecSpace>(&row_map(row_of(i) + 1), Offset(1));
       });
   // scan: inclusive prefix sum turns the shifted degrees into row offsets.
-  // No partial sum exceeds dependency_count, which fits Offset (checked above).
+  // No partial sum exceeds dependency_count, which fits Offset (checked by the caller).
   detail::inclusive_scan_in_place(space, row_map, "strata::graph::scan");
   // fill: each dependency claims the next slot of its row.
   Kokkos::deep_copy(space, cursor, Kokkos::subview(row_map, Kokkos::make_pair(std::size_t(0), waves)));
   Kokkos::parallel_for(
       "strata::graph::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
       KOKKOS_LAMBDA(const std::size_t i) {
-        const WaveDependency<Ordinal> d = dependencies(i);
-        const Offset slot = detail::fetch_add<ExecSpace>(&cursor(d.before), Offset(1));
-        entries(slot) = d.after;
+        const Offset slot = detail::fetch_add<ExecSpace>(&cursor(row_of(i)), Offset(1));
+        entries(slot) = Ordinal(target_of(i));
       });
   return graph;
+}
+}  // namespace detail
+
+/// Validates `dependencies` and builds their CSR into `storage`. The returned
+/// graph's Views alias `storage`. Throws PlanError (nothing is built then).
+template <class ExecSpace, class Ordinal, class Offset, class... P>
+DependencyGraph<ExecSpace, Ordinal, Offset> build_dependency_graph(
+    const ExecSpace& space, std::uint64_t wave_count,
+    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
+    DependencyGraphStorage<ExecSpace, Ordinal, Offset>& storage) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Kokkos::View<
+                                                          const WaveDependency<Ordinal>*,
+                                                          P...>::memory_space>::accessible,
+                "dependencies must be accessible from the execution space");
+  const std::uint64_t dependency_count = dependencies.extent(0);
+  check_graph_shape<Ordinal, Offset>(wave_count, dependency_count);
+  validate_dependencies(space, wave_count, dependencies);
+
+  return detail::build_csr(
+      space, wave_count, dependency_count, storage,
+      KOKKOS_LAMBDA(const std::size_t i) { return dependencies(i).before; },
+      KOKKOS_LAMBDA(const std::size_t i) { return dependencies(i).after; });
 }
 
 /// Convenience: builds a graph into freshly allocated storage.

@@ -15,13 +15,15 @@
 
 namespace strata {
 
-/// Throws InvalidWave / SelfDependency for the first offending dependency.
+/// Index of the first offending dependency in input order, or SIZE_MAX when
+/// every dependency is valid (a min-reduction over offending indices).
 template <class ExecSpace, class Ordinal, class... P>
-void validate_dependencies(const ExecSpace& space, std::uint64_t wave_count,
-                           const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies) {
+std::size_t first_invalid_dependency(
+    const ExecSpace& space, std::uint64_t wave_count,
+    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies) {
   const std::size_t count = dependencies.extent(0);
-  if (count == 0) return;
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  if (count == 0) return none;
   std::size_t first = none;
   // Compare in 64 bits: a wave_count larger than the ordinal's range is
   // rejected by the caller, but keep the comparison free of narrowing.
@@ -35,15 +37,28 @@ void validate_dependencies(const ExecSpace& space, std::uint64_t wave_count,
         if (bad && i < lowest) lowest = i;
       },
       Kokkos::Min<std::size_t>(first));
-  if (first == none) return;
+  return first;
+}
 
+/// The error an offending dependency is reported with.
+template <class Ordinal>
+PlanError dependency_error(std::uint64_t wave_count, const WaveDependency<Ordinal>& offender) {
+  if (std::uint64_t(offender.before) >= wave_count || std::uint64_t(offender.after) >= wave_count)
+    return PlanError::invalid_wave(wave_count, offender.before, offender.after);
+  return PlanError::self_dependency(offender.before);
+}
+
+/// Throws InvalidWave / SelfDependency for the first offending dependency.
+template <class ExecSpace, class Ordinal, class... P>
+void validate_dependencies(const ExecSpace& space, std::uint64_t wave_count,
+                           const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies) {
+  const std::size_t first = first_invalid_dependency(space, wave_count, dependencies);
+  if (first == std::numeric_limits<std::size_t>::max()) return;
   WaveDependency<Ordinal> offender{};
   Kokkos::deep_copy(space, Kokkos::View<WaveDependency<Ordinal>, Kokkos::HostSpace>(&offender),
                     Kokkos::subview(dependencies, first));
   space.fence();
-  if (std::uint64_t(offender.before) >= waves || std::uint64_t(offender.after) >= waves)
-    throw PlanError::invalid_wave(wave_count, offender.before, offender.after);
-  throw PlanError::self_dependency(offender.before);
+  throw dependency_error(wave_count, offender);
 }
 
 }  // namespace strata

@@ -87,6 +87,10 @@ class LineParser {
   std::size_t pos_ = 0;
 };
 
+}  // namespace
+
+namespace detail {
+
 bool is_blank_or_comment(std::string_view line) {
   for (char c : line) {
     if (c == '#') return true;
@@ -95,7 +99,56 @@ bool is_blank_or_comment(std::string_view line) {
   return true;
 }
 
-}  // namespace
+EdgeListHeader parse_header_line(std::string_view line, std::uint64_t number,
+                                 const std::string& source, std::uint64_t bytes_left) {
+  LineParser parser(line, number, source);
+  EdgeListHeader h;
+  h.wave_count = parser.next_value("wave count");
+  h.dependency_count = parser.next_value("dependency count");
+  parser.expect_end();
+  // Every dependency line needs at least 4 bytes ("0 1\n"): a header that
+  // claims more than the rest of the input can hold is rejected before
+  // anything is allocated for it.
+  if (h.dependency_count > bytes_left / 4 + 1)
+    parser.fail("header declares " + std::to_string(h.dependency_count) +
+                    " dependencies but only " + std::to_string(bytes_left) + " bytes follow",
+                "make the header's dependency count match the number of dependency lines");
+  return h;
+}
+
+WaveDependency<std::uint64_t> parse_dependency_line(std::string_view line, std::uint64_t number,
+                                                    const std::string& source) {
+  LineParser parser(line, number, source);
+  const std::uint64_t before = parser.next_value("'before' wave");
+  const std::uint64_t after = parser.next_value("'after' wave");
+  parser.expect_end();
+  return {before, after};
+}
+
+PlanError extra_dependency_line_error(const std::string& source, std::uint64_t number,
+                                      std::uint64_t declared) {
+  return PlanError::parse_error(
+      source, number,
+      "more dependency lines than the " + std::to_string(declared) + " the header declares",
+      "make the header's dependency count match the number of dependency lines");
+}
+
+PlanError missing_header_error(const std::string& source, std::uint64_t lines) {
+  return PlanError::parse_error(source, lines, "no 'V E' header line",
+                                "start the input with a line holding the wave count and the "
+                                "dependency count");
+}
+
+PlanError dependency_count_error(const std::string& source, std::uint64_t lines,
+                                 std::uint64_t declared, std::uint64_t found) {
+  return PlanError::parse_error(
+      source, lines,
+      "header declares " + std::to_string(declared) + " dependencies but the input has " +
+          std::to_string(found),
+      "make the header's dependency count match the number of dependency lines");
+}
+
+}  // namespace detail
 
 EdgeList parse_edge_list(std::string_view text, const std::string& source) {
   EdgeList list;
@@ -109,46 +162,27 @@ EdgeList parse_edge_list(std::string_view text, const std::string& source) {
     const std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     ++line_number;
-    if (is_blank_or_comment(line)) continue;
-    LineParser parser(line, line_number, source);
+    if (detail::is_blank_or_comment(line)) continue;
     if (!have_header) {
-      list.wave_count = parser.next_value("wave count");
-      declared = parser.next_value("dependency count");
-      parser.expect_end();
-      // Every dependency line needs at least 4 bytes ("0 1\n"): a header that
-      // claims more than the rest of the input can hold is rejected before
-      // anything is allocated for it.
       const std::uint64_t bytes_left = text.size() > pos ? text.size() - pos : 0;
-      if (declared > bytes_left / 4 + 1)
-        parser.fail("header declares " + std::to_string(declared) +
-                        " dependencies but only " + std::to_string(bytes_left) +
-                        " bytes follow",
-                    "make the header's dependency count match the number of dependency lines");
+      const auto header = detail::parse_header_line(line, line_number, source, bytes_left);
+      list.wave_count = header.wave_count;
+      declared = header.dependency_count;
       list.dependencies.reserve(static_cast<std::size_t>(declared));
       have_header = true;
       continue;
     }
     if (list.dependencies.size() == declared)
-      parser.fail("more dependency lines than the " + std::to_string(declared) +
-                      " the header declares",
-                  "make the header's dependency count match the number of dependency lines");
-    const std::uint64_t before = parser.next_value("'before' wave");
-    const std::uint64_t after = parser.next_value("'after' wave");
-    parser.expect_end();
-    list.dependencies.push_back({before, after});
-    if (before > list.max_wave_id) list.max_wave_id = before;
-    if (after > list.max_wave_id) list.max_wave_id = after;
+      throw detail::extra_dependency_line_error(source, line_number, declared);
+    const auto d = detail::parse_dependency_line(line, line_number, source);
+    list.dependencies.push_back(d);
+    if (d.before > list.max_wave_id) list.max_wave_id = d.before;
+    if (d.after > list.max_wave_id) list.max_wave_id = d.after;
   }
-  if (!have_header)
-    throw PlanError::parse_error(source, line_number, "no 'V E' header line",
-                                 "start the input with a line holding the wave count and the "
-                                 "dependency count");
+  if (!have_header) throw detail::missing_header_error(source, line_number);
   if (list.dependencies.size() != declared)
-    throw PlanError::parse_error(
-        source, line_number,
-        "header declares " + std::to_string(declared) + " dependencies but the input has " +
-            std::to_string(list.dependencies.size()),
-        "make the header's dependency count match the number of dependency lines");
+    throw detail::dependency_count_error(source, line_number, declared,
+                                         list.dependencies.size());
   return list;
 }
 

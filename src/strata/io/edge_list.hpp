@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include <strata/core/error.hpp>
 #include <strata/graph/wave_dependency.hpp>
 
 namespace strata::io {
@@ -35,5 +36,25 @@ EdgeList read_edge_list(const std::string& path);
 void write_edge_list(std::ostream& out, std::uint64_t wave_count,
                      const std::vector<WaveDependency<std::uint64_t>>& dependencies,
                      const std::string& comment = {});
+
+/// The line-level pieces of parse_edge_list, shared with the parallel reader
+/// (dist/read_edge_list_distributed), so both report identical errors.
+namespace detail {
+struct EdgeListHeader {
+  std::uint64_t wave_count = 0;
+  std::uint64_t dependency_count = 0;
+};
+bool is_blank_or_comment(std::string_view line);
+/// `bytes_left`: bytes of the input after this line's newline.
+EdgeListHeader parse_header_line(std::string_view line, std::uint64_t number,
+                                 const std::string& source, std::uint64_t bytes_left);
+WaveDependency<std::uint64_t> parse_dependency_line(std::string_view line, std::uint64_t number,
+                                                    const std::string& source);
+PlanError extra_dependency_line_error(const std::string& source, std::uint64_t number,
+                                      std::uint64_t declared);
+PlanError missing_header_error(const std::string& source, std::uint64_t lines);
+PlanError dependency_count_error(const std::string& source, std::uint64_t lines,
+                                 std::uint64_t declared, std::uint64_t found);
+}  // namespace detail
 
 }  // namespace strata::io

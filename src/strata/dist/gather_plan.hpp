@@ -1,0 +1,66 @@
+#pragma once
+// gather_plan: the whole BarrierPlan of a distributed plan on one rank.
+// The levels are gathered (MPI_Gatherv, rank order = wave order: the
+// partition is by contiguous blocks); the root then lays the plan out with
+// the single-process planner's own pieces — group offsets from the levels
+// (histogram + scan) and the stable level sort — so the plan is
+// bit-identical to plan_barriers'. Other ranks get an empty plan.
+#include <cstdint>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/storage.hpp>
+#include <strata/dist/communicator.hpp>
+#include <strata/dist/distribute_dependencies.hpp>
+#include <strata/dist/distributed_error.hpp>
+#include <strata/dist/plan_barriers_distributed.hpp>
+#include <strata/plan/barrier_plan.hpp>
+#include <strata/plan/detail/group_offsets.hpp>
+#include <strata/plan/detail/stable_level_sort.hpp>
+#include <strata/plan/planner_scratch.hpp>
+
+namespace strata::dist {
+
+template <class ExecSpace, class Ordinal>
+BarrierPlan<ExecSpace, Ordinal> gather_plan(const ExecSpace& space, const Communicator& comm,
+                                            const DistributedPlan<ExecSpace, Ordinal>& local,
+                                            int root = 0) {
+  using Plan = BarrierPlan<ExecSpace, Ordinal>;
+  const bool is_root = comm.rank() == root;
+  const std::uint64_t waves = local.wave_count();
+  Plan plan;
+  typename Plan::view_type::HostMirror level_host;
+  std::vector<int> counts, displs;
+  PlannerScratch<ExecSpace, Ordinal, Ordinal> scratch;  // the layout's buffers only
+  collective_phase(comm, [&] {
+    if (!is_root) return;
+    plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
+    plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
+    plan.group_offsets =
+        allocate_view<typename Plan::view_type>(local.group_count() + 1, "group offsets");
+    level_host = Kokkos::create_mirror_view(plan.level);
+    reserve_capacity(scratch.order, waves, "ready wave layers");
+    reserve_capacity(scratch.sort_counts,
+                     strata::detail::level_sort_buckets *
+                         strata::detail::level_sort_chunks(space, waves),
+                     "level sort counters");
+    for (int r = 0; r < comm.size(); ++r) {
+      counts.push_back(detail::mpi_count(local.shard.wave_count_of(r)));
+      displs.push_back(detail::mpi_count(local.shard.first_wave(r)));
+    }
+  });
+  const auto mine = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.level);
+  check_mpi(MPI_Gatherv(mine.data(), static_cast<int>(mine.extent(0)), mpi_type<Ordinal>(),
+                        is_root ? level_host.data() : nullptr, counts.data(), displs.data(),
+                        mpi_type<Ordinal>(), root, comm.comm()),
+            "MPI_Gatherv", comm.comm());
+  if (!is_root) return Plan{};
+  Kokkos::deep_copy(space, plan.level, level_host);
+  strata::detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
+  strata::detail::stable_level_sort(space, local.group_count(), plan.level, plan.waves, scratch);
+  space.fence();
+  return plan;
+}
+
+}  // namespace strata::dist
