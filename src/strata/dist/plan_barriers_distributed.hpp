@@ -95,7 +95,7 @@ void local_edges(const ExecSpace& space, const DependencyGraph<ExecSpace, Ordina
           const std::uint64_t t = entries(e);
           if (t - lo < n) {  // unsigned: t >= lo && t < lo + n
             const std::size_t u = static_cast<std::size_t>(t - lo);
-            if constexpr (Release) {
+            if (Release) {  // not constexpr: nvcc rejects a lambda's first capture inside one
               if (strata::detail::fetch_sub<ExecSpace>(&remaining(u), Offset(1)) == Offset(1)) {
                 level(u) = next_level;
                 order(next_first + Kokkos::atomic_fetch_add(&next_count(), std::uint64_t(1))) =
@@ -154,7 +154,7 @@ void apply_received(const ExecSpace& space, const Views& v, std::size_t count,
       "strata::dist::apply_received", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
       KOKKOS_LAMBDA(const std::size_t i) {
         const std::size_t u = static_cast<std::size_t>(std::uint64_t(recv(i)) - lo);
-        if constexpr (Release) {
+        if (Release) {  // not constexpr: nvcc rejects a lambda's first capture inside one
           if (strata::detail::fetch_sub<ExecSpace>(&remaining(u), Offset(1)) == Offset(1)) {
             level(u) = next_level;
             order(next_first + Kokkos::atomic_fetch_add(&next_count(), std::uint64_t(1))) =
