@@ -74,8 +74,9 @@ def label(data, path):
     threads = env.get("omp_num_threads") or ""
     name = env["backend"]
     if name == "OpenMP":
-        name += " %s threads" % (threads or env["concurrency"])
-    return name
+        n = threads or str(env["concurrency"])
+        name += " %s thread%s" % (n, "" if n == "1" else "s")
+    return "%s (%s)" % (name, os.path.splitext(os.path.basename(path))[0])
 
 
 def section(data, path):
