@@ -694,6 +694,7 @@ void print_row(const Options& opt, const GraphResult& g) {
          "                    [--kk-max-work X] [--profile] [--list]\n"
          "                    [Kokkos options, e.g. --kokkos-threads=2]\n"
          "Runs on Kokkos::DefaultExecutionSpace (the build's backend). See docs/benchmarks.md.\n";
+  if (Kokkos::is_initialized()) Kokkos::finalize();
   std::exit(code);
 }
 
