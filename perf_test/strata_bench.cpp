@@ -207,6 +207,7 @@ Timing time_calls(int repetitions, F&& f) {
 struct Options {
   bool quick = false;
   std::string filter;
+  std::vector<std::string> filters;  ///< --filter A,B: graphs whose name contains A or B
   int repetitions = 5;
   std::string json = "strata_bench.json";
   std::vector<std::string> modes = {"auto", "auto+scratch", "auto+csr", "sparse", "dense", "hybrid", "fused"};
@@ -687,12 +688,13 @@ void print_row(const Options& opt, const GraphResult& g) {
 
 [[noreturn]] void usage(int code) {
   std::cout
-      << "usage: strata_bench [--quick] [--filter SUBSTRING] [--repetitions N] [--json FILE]\n"
+      << "usage: strata_bench [--quick] [--filter SUBSTRING[,SUBSTRING...]] [--repetitions N] [--json FILE]\n"
          "                    [--modes auto,auto+scratch,auto+csr,sparse,dense,hybrid,fused] [--no-kk]\n"
          "                    [--no-reference] [--dense-max-work X] [--stepwise-max-layers X]\n"
          "                    [--kk-max-work X] [--profile] [--list]\n"
          "                    [Kokkos options, e.g. --kokkos-threads=2]\n"
          "Runs on Kokkos::DefaultExecutionSpace (the build's backend). See docs/benchmarks.md.\n";
+  if (Kokkos::is_initialized()) Kokkos::finalize();
   std::exit(code);
 }
 
@@ -720,7 +722,10 @@ Options parse(int argc, char* argv[], bool* list) {
     };
     if (a.rfind("--kokkos-", 0) == 0) continue;
     if (a == "--quick") opt.quick = true;
-    else if (a == "--filter") opt.filter = value();
+    else if (a == "--filter") {
+      opt.filter = value();
+      opt.filters = split(opt.filter);
+    }
     else if (a == "--repetitions") { opt.repetitions = std::max(1, std::atoi(value().c_str())); repetitions_given = true; }
     else if (a == "--json") opt.json = value();
     else if (a == "--modes") opt.modes = split(value());
@@ -754,7 +759,10 @@ int main(int argc, char* argv[]) {
     const std::string date = utc_now(), load_start = load_average();
     std::vector<Spec> specs;
     for (auto& s : graph_specs(opt.quick))
-      if (opt.filter.empty() || s.name.find(opt.filter) != std::string::npos) specs.push_back(s);
+      if (opt.filter.empty() || std::any_of(opt.filters.begin(), opt.filters.end(), [&](const std::string& f) {
+            return s.name.find(f) != std::string::npos;
+          }))
+        specs.push_back(s);
     if (list) {
       for (const auto& s : specs) std::cout << s.name << "\n";
     } else {

@@ -74,8 +74,9 @@ def label(data, path):
     threads = env.get("omp_num_threads") or ""
     name = env["backend"]
     if name == "OpenMP":
-        name += " %s threads" % (threads or env["concurrency"])
-    return name
+        n = threads or str(env["concurrency"])
+        name += " %s thread%s" % (n, "" if n == "1" else "s")
+    return "%s (%s)" % (name, os.path.splitext(os.path.basename(path))[0])
 
 
 def section(data, path):
@@ -172,7 +173,8 @@ def targets(runs):
     for path, data in runs:
         name = label(data, path)
         graphs = {g["name"]: g for g in data["graphs"]}
-        if data["environment"]["backend"] == "OpenMP":
+        env = data["environment"]
+        if env["backend"] == "OpenMP" and str(env.get("omp_num_threads") or env["concurrency"]) == "2":
             for gname in ("sweep3d-200", "random-2M-10M"):
                 g = graphs.get(gname)
                 if not g or mode_time(g, "auto") is None or median(g["reference"]) is None:
@@ -203,8 +205,8 @@ def targets(runs):
                  if "peak_over_csr" in g["modes"].get("auto", {})]
         if peaks:
             over = [n for p, n in peaks if p > 2.5]
-            out.append("| %s | peak memory (auto) ≤ 2.5× the CSR's bytes | %.2f–%.2f×; above on %s | %s |"
-                       % (name, min(p for p, _ in peaks), max(p for p, _ in peaks),
+            out.append("| %s | peak memory (auto) ≤ 2.5× the CSR's bytes, on the %d graphs of this run | %.2f–%.2f×; above on %s | %s |"
+                       % (name, len(peaks), min(p for p, _ in peaks), max(p for p, _ in peaks),
                           ", ".join(over) if over else "none", "yes" if not over else "**no**"))
     return "\n".join(out)
 
