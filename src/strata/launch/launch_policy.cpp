@@ -30,6 +30,10 @@ LaunchPolicy LaunchPolicy::standard() {
   p.hybrid_min_density_bps = 5000;
   p.pressure_sparse_bps = 9000;
   p.default_team_size = 256;
+  // Measured on the H200 (docs/benchmarks.md): a 1M fan-in's sink took 0.10 s
+  // in one dense step, a 1M fan-out's reverse CSR 0.26 s, power-law hubs
+  // 0.2 s in the fused walk; top-down steps spread a hub over a team.
+  p.heavy_wave_degree = 4096;
   return p;
 }
 

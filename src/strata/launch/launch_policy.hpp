@@ -53,6 +53,10 @@ class LaunchPolicy {
   std::uint16_t hybrid_min_density_bps = 0;   ///< rule 6
   std::uint16_t pressure_sparse_bps = 0;      ///< rule 2
   std::uint32_t default_team_size = 0;        ///< threads per team when the device allows it
+  /// The planner on a device backend: a wave with more in- or out-edges than
+  /// this keeps every layer top-down (the dense and fused steps, and the
+  /// reverse CSR build, walk one wave's edges on one thread).
+  std::uint64_t heavy_wave_degree = 0;
   unsigned ordinal_bytes = 4, offset_bytes = 4;  ///< for the memory estimate
 
  private:

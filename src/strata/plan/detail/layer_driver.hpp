@@ -57,6 +57,25 @@ inline launch::LaunchRequest layer_request(const launch::DeviceLimits& limits,
   return limits.request(c, clamp32(frontier));
 }
 
+/// The largest in- or out-degree of any wave (`remaining` holds in-degrees).
+template <class ExecSpace, class Ordinal, class Offset, class RemainingView>
+std::uint64_t max_wave_degree(const ExecSpace& space,
+                              const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                              const RemainingView& remaining) {
+  const auto row_map = graph.row_map;
+  scan_value_t<Offset> widest = 0;
+  Kokkos::parallel_reduce(
+      "strata::plan::max_wave_degree",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, graph.wave_count()),
+      KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Offset>& m) {
+        const Offset out = row_map(w + 1) - row_map(w);
+        if (out > m) m = out;
+        if (remaining(w) > m) m = remaining(w);
+      },
+      Kokkos::Max<scan_value_t<Offset>>(widest));
+  return widest;
+}
+
 struct LayerWalk {
   std::uint64_t scheduled = 0;  ///< waves given a level
   bool fused = false;           ///< layers after layer_begin.back() are not on the host
@@ -137,6 +156,10 @@ LayerWalk walk_layers(const ExecSpace& space,
   std::uint64_t begin = 0, previous = 0, widest = frontier;
   bool bottom_up = false;
   std::size_t bottom_up_from = 0;  // order index where the owed edges start
+  // A hub (a wave with more edges than policy.heavy_wave_degree) would be one
+  // thread's loop in a dense or fused step on a GPU: keep auto top-down then.
+  const bool heavy_waves = device_backend && options.mode == PlanMode::Automatic &&
+                           max_wave_degree(space, graph, remaining) > policy.heavy_wave_degree;
   // Device-paced batches: the forced size, or 1, 2, 4, ... 64 layers while the
   // frontier stays narrower than the device, on backends the host cannot read.
   std::size_t paced_batch = options.layers_per_sync != 0 ? options.layers_per_sync : 1;
@@ -158,11 +181,18 @@ LayerWalk walk_layers(const ExecSpace& space,
           const auto request = layer_request(limits, waves, edges, frontier, previous, layer,
                                              options.device_memory_budget_bytes);
           step = policy.choose(request);
-          if (layer == 0) stats.first_decision = policy.recommend(request).reason;
+          if (layer == 0) {
+            stats.first_decision = policy.recommend(request).reason;
+            if (heavy_waves)
+              stats.first_decision += "; a wave has more than " +
+                                      std::to_string(policy.heavy_wave_degree) +
+                                      " edges: every layer top-down";
+          }
           // Hybrid and Dense both ask for a bottom-up step now; MemoryConstrained
           // cannot come back here (plan_barriers checked the budget first).
           if (step == launch::LaunchMode::Hybrid) step = launch::LaunchMode::Dense;
           if (step == launch::LaunchMode::MemoryConstrained) step = launch::LaunchMode::Sparse;
+          if (heavy_waves) step = launch::LaunchMode::Sparse;
           break;
         }
       }

@@ -3,16 +3,23 @@
 // back with no host round trip between them. On a GPU the per-layer cost of
 // the two-phase sparse step (release, scan, read the next frontier's size on
 // the host) is ~35 us of launch and fence latency (docs/gpu-cuda.md), which
-// dominates deep graphs whose layers cannot fill the device. Here each layer
-// is ONE kernel whose bounds live on the device:
+// dominates deep graphs whose layers cannot fill the device. Here a layer's
+// bounds live on the device and its two kernels are queued without a fence:
 //
 //   starts(j), counts(j)   layer j of the batch is order[starts(j), starts(j) + counts(j))
-//   kernel j               teams grid-stride over layer j; the decrement that
+//   release j              teams grid-stride over layer j; the decrement that
 //                          releases a target gives it level layer + j + 1 and
-//                          parks the releasing edge (as sparse_step does); a
-//                          team scan with one atomic on counts(j + 1) gives each
-//                          thread its slots behind the layer, where it writes
-//                          the targets it released; one thread writes starts(j + 1)
+//                          parks the releasing edge (as sparse_step does)
+//   append j               each thread walks the same edges again and counts the
+//                          targets parked on them; a team scan with one atomic
+//                          on counts(j + 1) gives it its slots behind the layer,
+//                          where it writes them; one thread writes starts(j + 1)
+//
+// The parking needs the kernel boundary: within one kernel another team could
+// read a target's level before its parked edge is written.
+// A wave with more edges than a team has threads is walked by the whole team
+// (edge e by thread e mod team size) in both kernels, so a hub (a fan-out
+// source, a power-law hub) is not one thread's loop.
 //
 // A layer that comes out empty leaves every later kernel of the batch without
 // work (they return at once). The host reads the batch's layer sizes once.
@@ -21,6 +28,7 @@
 // interleaving; nothing reads it as ordered (the plan is laid out from the
 // levels by the stable level sort), so the plan stays bit-identical.
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -58,8 +66,93 @@ std::size_t paced_grid(const ExecSpace& space, std::uint64_t widest_frontier) {
   return static_cast<std::size_t>(grid == 0 ? 1 : grid);
 }
 
+/// One layer of a batch, as a team functor: `append` false releases, true appends.
+template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
+          class LevelView, class CounterView>
+struct PacedLayer {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  typename DependencyGraph<ExecSpace, Ordinal, Offset>::row_map_type row_map;
+  typename DependencyGraph<ExecSpace, Ordinal, Offset>::entries_type entries;
+  RemainingView remaining;
+  OrderView order;
+  LevelView level;
+  CounterView starts, counts;
+  std::size_t j;
+  Ordinal next_level;
+  bool append;
+
+  /// Calls visit(e) for every edge this thread walks in the chunk at `base`:
+  /// its own wave's edges if the wave is light, then its share of each heavy
+  /// wave of the chunk. Both kernels walk identical edge sets per thread.
+  template <class Visit>
+  KOKKOS_INLINE_FUNCTION void walk(const Member& member, std::uint64_t start, std::uint64_t count,
+                                   std::uint64_t base, int heavy, const Visit& visit) const {
+    const int size = member.team_size();
+    const std::uint64_t k = base + member.team_rank();
+    if (k < count) {
+      const Ordinal w = order(start + k);
+      if (size == 1 || row_map(w + 1) - row_map(w) <= Offset(size))
+        for (Offset e = row_map(w); e < row_map(w + 1); ++e) visit(e);
+    }
+    for (int r = 0; heavy != 0 && r < size && base + r < count; ++r) {
+      const Ordinal v = order(start + base + r);
+      const Offset end = row_map(v + 1);
+      if (end - row_map(v) <= Offset(size)) continue;
+      for (Offset e = row_map(v) + Offset(member.team_rank()); e < end; e += Offset(size)) visit(e);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const std::uint64_t start = starts(j);
+    const std::uint64_t count = counts(j);
+    const std::uint64_t append_at = start + count;
+    if (append && member.league_rank() == 0 && member.team_rank() == 0) starts(j + 1) = append_at;
+    const int size = member.team_size();
+    const std::uint64_t stride = std::uint64_t(member.league_size()) * size;
+    // The bound is the same for the whole team: every member reaches the collectives.
+    for (std::uint64_t base = std::uint64_t(member.league_rank()) * size; base < count;
+         base += stride) {
+      int heavy = 0;  // waves of the chunk with more edges than the team has threads
+      if (size > 1)
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(member, size),
+            [&](const int r, int& h) {
+              if (base + r < count) {
+                const Ordinal v = order(start + base + r);
+                if (row_map(v + 1) - row_map(v) > Offset(size)) ++h;
+              }
+            },
+            heavy);
+      if (!append) {
+        walk(member, start, count, base, heavy, [&](const Offset e) {
+          const Ordinal t = entries(e);
+          if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1)) {
+            level(t) = next_level;
+            remaining(t) = e;  // park the releasing edge
+          }
+        });
+        continue;
+      }
+      auto parked = [&](const Offset e) {
+        const Ordinal t = entries(e);
+        return level(t) == next_level && remaining(t) == e;
+      };
+      std::uint64_t released = 0;
+      walk(member, start, count, base, heavy, [&](const Offset e) {
+        if (parked(e)) ++released;
+      });
+      // One atomic per team claims the team's slots behind the layer.
+      std::uint64_t slot = append_at + member.team_scan(released, &counts(j + 1));
+      if (released != 0)
+        walk(member, start, count, base, heavy, [&](const Offset e) {
+          if (parked(e)) order(slot++) = entries(e);
+        });
+    }
+  }
+};
+
 /// Runs up to `batch` layers from the frontier order[first, first + frontier)
-/// (layer `layer`). Returns the sizes of the layers that follow, one per kernel
+/// (layer `layer`). Returns the sizes of the layers that follow, one per layer
 /// run: sizes[j] is layer layer + j + 1; a zero ends the walk.
 template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
           class LevelView, class CounterView>
@@ -69,8 +162,6 @@ std::vector<std::uint64_t> sparse_paced(const ExecSpace& space,
                                         const LevelView& level, const CounterView& counters,
                                         std::size_t first, std::size_t frontier, Ordinal layer,
                                         std::size_t batch, std::size_t grid) {
-  const auto row_map = graph.row_map;
-  const auto entries = graph.entries;
   const auto starts = Kokkos::subview(counters, Kokkos::make_pair(std::size_t(0), batch + 1));
   const auto counts =
       Kokkos::subview(counters, Kokkos::make_pair(batch + 1, 2 * (batch + 1)));
@@ -81,45 +172,16 @@ std::vector<std::uint64_t> sparse_paced(const ExecSpace& space,
         counts(j) = j == 0 ? std::uint64_t(frontier) : 0;
       });
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
+  using Layer = PacedLayer<ExecSpace, Ordinal, Offset, RemainingView, OrderView, LevelView,
+                           std::decay_t<decltype(starts)>>;
   const int team = static_cast<int>(paced_team_size<ExecSpace>());
   const int league = static_cast<int>((grid + team - 1) / team);
   for (std::size_t j = 0; j < batch; ++j) {
-    const Ordinal next_level = static_cast<Ordinal>(layer + j + 1);
-    Kokkos::parallel_for(
-        "strata::plan::sparse_paced_layer", Policy(space, league, team),
-        KOKKOS_LAMBDA(const Member& member) {
-          const std::uint64_t start = starts(j);
-          const std::uint64_t count = counts(j);
-          const std::uint64_t append_at = start + count;
-          if (member.league_rank() == 0 && member.team_rank() == 0) starts(j + 1) = append_at;
-          const std::uint64_t stride = std::uint64_t(member.league_size()) * member.team_size();
-          // The bound is the same for the whole team: every member reaches team_scan.
-          for (std::uint64_t base = std::uint64_t(member.league_rank()) * member.team_size();
-               base < count; base += stride) {
-            const std::uint64_t k = base + member.team_rank();
-            Ordinal w = 0;
-            std::uint64_t released = 0;
-            if (k < count) {
-              w = order(start + k);
-              for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
-                const Ordinal t = entries(e);
-                if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1)) {
-                  level(t) = next_level;
-                  remaining(t) = e;  // park the releasing edge (see sparse_step.hpp)
-                  ++released;
-                }
-              }
-            }
-            // One atomic per team claims the team's slots behind the layer.
-            std::uint64_t slot = append_at + member.team_scan(released, &counts(j + 1));
-            if (released != 0)
-              for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
-                const Ordinal t = entries(e);
-                if (level(t) == next_level && remaining(t) == e) order(slot++) = t;
-              }
-          }
-        });
+    Layer pass{graph.row_map, graph.entries, remaining, order, level, starts, counts, j,
+               static_cast<Ordinal>(layer + j + 1), false};
+    Kokkos::parallel_for("strata::plan::paced_release", Policy(space, league, team), pass);
+    pass.append = true;
+    Kokkos::parallel_for("strata::plan::paced_append", Policy(space, league, team), pass);
   }
   std::vector<std::uint64_t> sizes(batch + 1);
   Kokkos::deep_copy(space,
