@@ -168,11 +168,7 @@ int plan_and_print(const io::EdgeList& list, const PlanArgs& args) {
     std::cerr << "planner_bytes " << scratch.bytes() + plan_bytes << " max_rss_bytes "
               << std::uint64_t(usage.ru_maxrss) * 1024 << "\n";
   }
-  if (args.json)
-    io::write_plan_json(std::cout, plan);
-  else
-    io::write_plan_text(std::cout, plan);
-  std::cout.flush();
+  io::write_plan(std::cout, plan, args.json);
   return exit_ok;
 }
 

@@ -105,13 +105,7 @@ int plan_and_print(const dist::Communicator& comm, const dist::DistributedEdgeLi
                   << rows[3 * std::size_t(r) + 2] << "\n";
     }
   }
-  if (comm.rank() == 0) {
-    if (args.json)
-      io::write_plan_json(std::cout, plan);
-    else
-      io::write_plan_text(std::cout, plan);
-    std::cout.flush();
-  }
+  if (comm.rank() == 0) io::write_plan(std::cout, plan, args.json);
   return exit_ok;
 }
 

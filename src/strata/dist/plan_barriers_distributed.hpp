@@ -171,23 +171,7 @@ void apply_received(const ExecSpace& space, const Views& v, std::size_t count,
 /// Layer 0: the owned waves with no remaining in-degree, compacted in order.
 template <class ExecSpace, class Ordinal, class Views>
 std::uint64_t sources(const ExecSpace& space, const Views& v) {
-  const auto remaining = v.remaining;
-  const auto order = v.order;
-  const auto level = v.level;
-  constexpr Ordinal unreached = strata::detail::unreached_level<Ordinal>;
-  scan_value_t<Ordinal> count = 0;
-  Kokkos::parallel_scan(
-      "strata::dist::sources", Kokkos::RangePolicy<ExecSpace>(space, 0, v.n),
-      KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Ordinal>& position, const bool final) {
-        const bool source = remaining(w) == 0;
-        if (final) {
-          level(w) = source ? Ordinal(0) : unreached;
-          if (source) order(position) = Ordinal(w);
-        }
-        if (source) ++position;
-      },
-      count);
-  return count;
+  return strata::detail::compact_sources(space, v.n, v.remaining, v.order, v.level);
 }
 
 /// Remote out-edges of the owned waves.

@@ -78,4 +78,14 @@ void write_plan_json(std::ostream& out, const Plan& plan) {
   w.put("]}\n");
 }
 
+/// The plan as `strata plan` prints it: JSON or text, then a flush.
+template <class Plan>
+void write_plan(std::ostream& out, const Plan& plan, bool json) {
+  if (json)
+    write_plan_json(out, plan);
+  else
+    write_plan_text(out, plan);
+  out.flush();
+}
+
 }  // namespace strata::io

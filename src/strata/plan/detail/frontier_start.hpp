@@ -17,6 +17,30 @@ namespace strata::detail {
 template <class Ordinal>
 inline constexpr Ordinal unreached_level = std::numeric_limits<Ordinal>::max();
 
+/// Layer 0 of waves 0..count-1: those with no remaining in-degree get level 0
+/// and are compacted, ascending, into `order`; every other wave gets the
+/// unreached level. Returns how many there are.
+template <class ExecSpace, class RemainingView, class OrderView, class LevelView>
+std::uint64_t compact_sources(const ExecSpace& space, std::size_t count,
+                              const RemainingView& remaining, const OrderView& order,
+                              const LevelView& level) {
+  using Ordinal = typename LevelView::non_const_value_type;
+  constexpr Ordinal unreached = unreached_level<Ordinal>;
+  scan_value_t<Ordinal> sources = 0;
+  Kokkos::parallel_scan(
+      "strata::plan::sources", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Ordinal>& position, const bool final) {
+        const bool source = remaining(w) == 0;
+        if (final) {
+          level(w) = source ? Ordinal(0) : unreached;
+          if (source) order(position) = Ordinal(w);
+        }
+        if (source) ++position;
+      },
+      sources);
+  return sources;
+}
+
 template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
           class LevelView>
 std::uint64_t frontier_start(const ExecSpace& space,
@@ -31,20 +55,7 @@ std::uint64_t frontier_start(const ExecSpace& space,
       KOKKOS_LAMBDA(const std::size_t e) {
         detail::fetch_add<ExecSpace>(&remaining(entries(e)), Offset(1));
       });
-  constexpr Ordinal unreached = unreached_level<Ordinal>;
-  scan_value_t<Ordinal> sources = 0;
-  Kokkos::parallel_scan(
-      "strata::plan::sources", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
-      KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Ordinal>& position, const bool final) {
-        const bool source = remaining(w) == 0;
-        if (final) {
-          level(w) = source ? Ordinal(0) : unreached;
-          if (source) order(position) = Ordinal(w);
-        }
-        if (source) ++position;
-      },
-      sources);
-  return sources;
+  return compact_sources(space, waves, remaining, order, level);
 }
 
 }  // namespace strata::detail
