@@ -71,6 +71,26 @@ struct DistributedPlan {
 
 namespace detail {
 
+/// One edge into owned wave u, from a local frontier wave or a received
+/// decrement. `Release`: decrement; the decrement that reaches zero releases
+/// u into the next frontier (level next_level). Otherwise increment (the
+/// in-degree count before the first layer).
+template <bool Release, class ExecSpace, class Offset, class RemainingView, class LevelView,
+          class OrderView, class CountView, class Ordinal>
+KOKKOS_INLINE_FUNCTION void touch_owned(const std::size_t u, const RemainingView& remaining,
+                                        const LevelView& level, const OrderView& order,
+                                        const CountView& next_count, const std::size_t next_first,
+                                        const Ordinal next_level) {
+  if constexpr (Release) {
+    if (strata::detail::fetch_sub<ExecSpace>(&remaining(u), Offset(1)) == Offset(1)) {
+      level(u) = next_level;
+      order(next_first + Kokkos::atomic_fetch_add(&next_count(), std::uint64_t(1))) = Ordinal(u);
+    }
+  } else {
+    strata::detail::fetch_add<ExecSpace>(&remaining(u), Offset(1));
+  }
+}
+
 /// One bulk-synchronous step's local part (see the file comment). `Release`:
 /// decrement and release (a layer); otherwise increment (the in-degrees).
 template <bool Release, class ExecSpace, class Ordinal, class Offset, class Views>
@@ -94,23 +114,14 @@ void local_edges(const ExecSpace& space, const DependencyGraph<ExecSpace, Ordina
         for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
           const std::uint64_t t = entries(e);
           if (t - lo < n) {  // unsigned: t >= lo && t < lo + n
-            const std::size_t u = static_cast<std::size_t>(t - lo);
-            if (Release) {  // not constexpr: nvcc rejects a lambda's first capture inside one
-              if (strata::detail::fetch_sub<ExecSpace>(&remaining(u), Offset(1)) == Offset(1)) {
-                level(u) = next_level;
-                order(next_first + Kokkos::atomic_fetch_add(&next_count(), std::uint64_t(1))) =
-                    Ordinal(u);
-              }
-            } else {
-              strata::detail::fetch_add<ExecSpace>(&remaining(u), Offset(1));
-            }
+            touch_owned<Release, ExecSpace, Offset>(static_cast<std::size_t>(t - lo), remaining,
+                                                    level, order, next_count, next_first,
+                                                    next_level);
           } else {
             Kokkos::atomic_fetch_add(&counts(owner_of(begin, ranks, t)), std::uint64_t(1));
           }
         }
       });
-  (void)next_first;
-  (void)next_level;
 }
 
 /// Fills the send buffer with the frontier's remote targets, grouped by owner.
@@ -154,18 +165,9 @@ void apply_received(const ExecSpace& space, const Views& v, std::size_t count,
       "strata::dist::apply_received", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
       KOKKOS_LAMBDA(const std::size_t i) {
         const std::size_t u = static_cast<std::size_t>(std::uint64_t(recv(i)) - lo);
-        if (Release) {  // not constexpr: nvcc rejects a lambda's first capture inside one
-          if (strata::detail::fetch_sub<ExecSpace>(&remaining(u), Offset(1)) == Offset(1)) {
-            level(u) = next_level;
-            order(next_first + Kokkos::atomic_fetch_add(&next_count(), std::uint64_t(1))) =
-                Ordinal(u);
-          }
-        } else {
-          strata::detail::fetch_add<ExecSpace>(&remaining(u), Offset(1));
-        }
+        touch_owned<Release, ExecSpace, Offset>(u, remaining, level, order, next_count,
+                                                next_first, next_level);
       });
-  (void)next_first;
-  (void)next_level;
 }
 
 /// Layer 0: the owned waves with no remaining in-degree, compacted in order.
