@@ -107,7 +107,9 @@ TEST_P(DifferentialModes, LargerGraphsWithFreshScratch) {
   check(generate::sweep3d(30, 20, 10));
   check(generate::layered(2000, 6, 3, 30, true, 3));
   // deeper than 256 and 65536 layers: the level sort needs 2 and 3 radix passes
-  // (dense steps scan every wave per layer: keep their chain short)
+  // (modes that synchronise with the host after every layer pay a launch per
+  // layer — dense and hybrid turn top-down once their scan budget is spent —
+  // so their chain stays short; ForcedDenseOnADeepGraphStaysBounded covers depth)
   const std::uint64_t deep = mode == PlanMode::Dense || mode == PlanMode::Hybrid ||
                                      (mode == PlanMode::Sparse && options.layers_per_sync == 0)
                                  ? 300

@@ -189,6 +189,50 @@ TEST(Planner, CountsThatDoNotFitTheTypesAreCountOverflow) {
   EXPECT_EQ(plan.host_groups(), (Groups{{0}, {1}}));
 }
 
+// Every step at the limits of 16-bit types: the largest edge count a 16-bit
+// offset holds, all on one hub (walked in team strides by the device-paced
+// step: an Offset-typed stride never ended there on CUDA), and the longest
+// chain 16-bit ordinals hold, in every mode and with device-paced batches.
+TEST(Planner, EveryModeAtTheLimitsOfSixteenBitTypes) {
+  using Small = std::uint16_t;
+  const std::vector<PlanOptions> variants = [] {
+    std::vector<PlanOptions> v;
+    for (PlanMode mode : {PlanMode::Automatic, PlanMode::Sparse, PlanMode::Dense,
+                          PlanMode::Hybrid, PlanMode::Fused}) {
+      PlanOptions o;
+      o.mode = mode;
+      v.push_back(o);
+    }
+    PlanOptions paced;
+    paced.mode = PlanMode::Sparse;
+    paced.layers_per_sync = 4;
+    v.push_back(paced);
+    return v;
+  }();
+  // 65,535 edges out of wave 0 onto 1,000 targets (duplicates included): one hub.
+  std::vector<Dep> hub;
+  for (std::uint32_t e = 0; e < 65535; ++e) hub.push_back(Dep{0, 1 + e % 1000});
+  for (const PlanOptions& options : variants) {
+    PlannerScratch<TEST_EXECSPACE, std::uint32_t, Small> scratch;
+    const auto plan = plan_barriers(TEST_EXECSPACE(), 1001, hub.data(), hub.size(), scratch, options);
+    EXPECT_EQ(plan.group_count(), 2u) << plan_mode_name(options.mode);
+    EXPECT_EQ(plan.host_mirror().group_offsets(1), 1u) << plan_mode_name(options.mode);
+  }
+  // The longest chain of 16-bit ordinals: 65,535 waves, levels up to 65,534
+  // (64 sparse layers per host synchronisation: one per layer would cost
+  // 65,535 round trips per mode).
+  std::vector<WaveDependency<Small>> chain;
+  for (std::uint32_t w = 0; w + 1 < 65535; ++w) chain.push_back({Small(w), Small(w + 1)});
+  for (PlanOptions options : variants) {
+    options.layers_per_sync = 64;
+    PlannerScratch<TEST_EXECSPACE, Small, Small> scratch;
+    const auto plan =
+        plan_barriers(TEST_EXECSPACE(), 65535, chain.data(), chain.size(), scratch, options);
+    EXPECT_EQ(plan.group_count(), 65535u) << plan_mode_name(options.mode);
+    EXPECT_EQ(plan.host_mirror().level(65534), 65534u) << plan_mode_name(options.mode);
+  }
+}
+
 TEST(Planner, FailedAllocationIsStorageReserveFailed) {
   // 2^56 waves with 64-bit ordinals: 512 PiB for the first buffer alone, more
   // than a 48- or 57-bit virtual address space, so the allocation fails even
@@ -257,6 +301,31 @@ TEST(PlannerModes, EachForcedModeRunsItsSteps) {
     EXPECT_EQ(stats.fused, mode == PlanMode::Fused) << plan_mode_name(mode);
     EXPECT_EQ(stats.sources, 300u);
   }
+}
+
+// A forced bottom-up walk scans every wave per layer: on a deep graph its
+// work is bounded by LaunchPolicy::dense_scan_budget graph sizes, after which
+// the layers run top-down (the plan is the same).
+TEST(PlannerModes, ForcedDenseOnADeepGraphStaysBounded) {
+  auto chain = generate::chain(20000);
+  const auto cd = generate::narrowed<std::uint32_t>(chain);
+  PlanStatistics stats;
+  PlanOptions options;
+  options.mode = PlanMode::Dense;
+  options.statistics = &stats;
+  const auto plan = plan_barriers(TEST_EXECSPACE(), chain.wave_count, cd.data(), cd.size(), options);
+  EXPECT_EQ(plan.group_count(), 20000u);
+  const auto budget = launch::LaunchPolicy::standard().dense_scan_budget;
+  // (waves + edges) * budget scans, one wave-count scan per dense layer.
+  EXPECT_EQ(stats.dense_layers, budget * (20000u + 19999u) / 20000u);
+  EXPECT_EQ(stats.dense_budget_spent_at_layer, stats.dense_layers);
+  EXPECT_EQ(stats.sparse_layers, 20000u - stats.dense_layers);
+  // A shallow wide graph stays bottom-up throughout.
+  const auto g = generate::layered(300, 20, 2, 20, true, 5);
+  const auto gd = generate::narrowed<std::uint32_t>(g);
+  plan_barriers(TEST_EXECSPACE(), g.wave_count, gd.data(), gd.size(), options);
+  EXPECT_EQ(stats.dense_layers, 20u);
+  EXPECT_EQ(stats.dense_budget_spent_at_layer, 0u);
 }
 
 TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnADenseStart) {

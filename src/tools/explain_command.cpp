@@ -62,6 +62,10 @@ int explain_command(const std::vector<std::string>& args) {
                             : std::string("no fused tail"))
             << "; " << stats.chained_waves << " chained waves contracted\n";
   if (stats.chained_waves != 0) std::cout << "contraction: " << stats.first_decision << "\n";
+  if (stats.dense_budget_spent_at_layer != 0)
+    std::cout << "bottom-up bound: from layer " << stats.dense_budget_spent_at_layer
+              << " top-down (bottom-up steps had scanned " << policy.dense_scan_budget
+              << "x the graph)\n";
   return exit_ok;
 }
 

@@ -254,6 +254,48 @@ static void test_thread_local_error(void) {
   CHECK(strata_last_error_kind() == STRATA_OK);
 }
 
+/* Planning works from any thread, also several at once (serialised inside),
+ * and gives the plan the initialising thread gets. */
+static void* plan_in_thread(void* arg) {
+  uint32_t offsets[5], waves[4], levels[4];
+  uint64_t groups = 0;
+  strata_status status = STRATA_OK;
+  int round;
+  for (round = 0; round < 20 && status == STRATA_OK; ++round) {
+    status = strata_plan_into_u32(4, diamond32, 4, offsets, 5, waves, 4, levels, 4, &groups);
+    if (status == STRATA_OK && (groups != 3 || waves[3] != 3 || levels[3] != 2))
+      status = STRATA_ERROR_INTERNAL;
+  }
+  *(strata_status*)arg = status;
+  return NULL;
+}
+
+static void test_plan_from_other_threads(void) {
+  enum { threads = 3 };
+  pthread_t thread[threads];
+  strata_status status[threads];
+  int i;
+  for (i = 0; i < threads; ++i) {
+    status[i] = STRATA_ERROR_INTERNAL;
+    CHECK(pthread_create(&thread[i], NULL, plan_in_thread, &status[i]) == 0);
+  }
+  for (i = 0; i < threads; ++i) {
+    pthread_join(thread[i], NULL);
+    CHECK(status[i] == STRATA_OK);
+  }
+}
+
+/* A count beyond the ordinal type is CountOverflow before anything is sized
+ * from it (2^60 pairs were an internal "vector max_size" error). */
+static void test_count_beyond_types(void) {
+  strata_plan_t* plan = NULL;
+  CHECK_STATUS(strata_plan_u32(4, diamond32, (size_t)1 << 40, &plan), STRATA_ERROR_COUNT_OVERFLOW);
+  CHECK(plan == NULL);
+  CHECK_STATUS(strata_plan_u64(4, diamond64, (size_t)1 << 60, &plan), STRATA_ERROR_COUNT_OVERFLOW);
+  CHECK(plan == NULL);
+  CHECK(strstr(strata_last_error_message(), "Fix:") != NULL);
+}
+
 int main(void) {
   test_not_initialized();
   CHECK_STATUS(strata_initialize(), STRATA_OK);
@@ -267,6 +309,8 @@ int main(void) {
   test_errors();
   test_sweep_grid();
   test_thread_local_error();
+  test_plan_from_other_threads();
+  test_count_beyond_types();
 
   /* A plan outlives finalize; planning afterwards is NotInitialized, and
    * Kokkos cannot restart. */

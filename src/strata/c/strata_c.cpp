@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -20,6 +21,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/error.hpp>
+#include <strata/core/ordinal.hpp>
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/plan/plan_barriers.hpp>
 #include <strata/plan/planner_scratch.hpp>
@@ -168,6 +170,31 @@ void require_initialized(const char* function) {
 template <class Ordinal>
 using HostPlan = strata::BarrierPlan<Kokkos::DefaultHostExecutionSpace, Ordinal>;
 
+// Planning calls from C and Fortran may come from any thread. Kokkos does not
+// promise concurrent dispatch on one execution-space instance (Serial's team
+// scratch is global; Kokkos 3.4's OpenMP refuses any thread but the one that
+// initialised it), so the calls are serialised by this mutex, and a thread
+// that Kokkos' OpenMP backend will not run from (another thread under Kokkos
+// 3.x, or a thread inside an OpenMP parallel region) plans on Kokkos::Serial.
+std::mutex planning_mutex;
+
+template <class Space, class Ordinal>
+HostPlan<Ordinal> plan_on(const Space& space, std::uint64_t wave_count,
+                          const std::vector<strata::WaveDependency<Ordinal>>& deps) {
+  strata::PlannerScratch<Space, Ordinal, Ordinal> scratch;
+  const auto plan = strata::plan_barriers(space, wave_count, deps.data(), deps.size(), scratch);
+  return plan.host_mirror();
+}
+
+/// Whether the calling thread may dispatch on the default execution space.
+bool default_space_usable_here() {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::OpenMP>)
+    return !Kokkos::OpenMP::in_parallel();
+#endif
+  return true;
+}
+
 /// Plans on the default execution space and returns the plan's host mirror.
 template <class Ordinal>
 HostPlan<Ordinal> plan_on_default_space(const char* function, std::uint64_t wave_count,
@@ -177,19 +204,37 @@ HostPlan<Ordinal> plan_on_default_space(const char* function, std::uint64_t wave
     throw invalid_argument(std::string(function) + ": pairs is NULL but dependency_count is " +
                                std::to_string(dependency_count),
                            "pass an array of 2 * dependency_count integers (before, after)");
-  if (dependency_count > std::numeric_limits<std::size_t>::max() / 2)
-    throw strata::PlanError::count_overflow("dependency count");
+  // A count beyond the ordinal (the offset type is the same) is CountOverflow
+  // before any copy is sized from it.
+  strata::checked_count<Ordinal>(dependency_count, "dependency count");
   // The pairs are copied into WaveDependency records (reading a uint array
   // through a struct type would break C++'s aliasing rules).
-  std::vector<strata::WaveDependency<Ordinal>> deps(dependency_count);
+  std::vector<strata::WaveDependency<Ordinal>> deps;
+  try {
+    deps.resize(dependency_count);
+  } catch (const std::length_error&) {
+    throw strata::PlanError::count_overflow("dependency count");
+  } catch (const std::bad_alloc& e) {
+    throw strata::PlanError::storage_reserve_failed("dependency copy", dependency_count,
+                                                    e.what());
+  }
   for (std::size_t i = 0; i < dependency_count; ++i) {
     deps[i].before = pairs[2 * i];
     deps[i].after = pairs[2 * i + 1];
   }
-  using Space = Kokkos::DefaultExecutionSpace;
-  strata::PlannerScratch<Space, Ordinal, Ordinal> scratch;
-  const auto plan = strata::plan_barriers(Space(), wave_count, deps.data(), deps.size(), scratch);
-  return plan.host_mirror();
+  const std::lock_guard<std::mutex> lock(planning_mutex);
+  if (default_space_usable_here())
+    return plan_on(Kokkos::DefaultExecutionSpace(), wave_count, deps);
+#if defined(KOKKOS_ENABLE_SERIAL)
+  return plan_on(Kokkos::Serial(), wave_count, deps);
+#else
+  throw invalid_argument(std::string(function) +
+                             ": called from a thread Kokkos' OpenMP backend cannot run from "
+                             "(inside an OpenMP parallel region, or not the thread that "
+                             "initialised Kokkos) and this Kokkos has no Serial backend",
+                         "call it outside OpenMP parallel regions, from the thread that "
+                         "called strata_initialize(), or build Kokkos with Serial enabled");
+#endif
 }
 
 template <class Ordinal>

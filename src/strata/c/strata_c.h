@@ -14,9 +14,12 @@
  *
  * Planning runs on Kokkos::DefaultExecutionSpace (OpenMP, CUDA, ... whatever
  * the installed Strata was built with). Call strata_initialize() first: it
- * initialises Kokkos unless the program already did. Planning calls are not
- * meant to run concurrently from several threads; the last-error state is
- * per thread.
+ * initialises Kokkos unless the program already did. Planning works from any
+ * thread: calls are serialised by a process-wide lock (Kokkos does not promise
+ * concurrent dispatch on one execution space), and a thread that Kokkos'
+ * OpenMP backend cannot run from (not the thread that initialised Kokkos 3.x,
+ * or one inside an OpenMP parallel region) plans on Kokkos::Serial; the plan
+ * is the same. The last-error state is per thread.
  *
  * Dependencies are a host array of 2 * dependency_count integers:
  * pairs[2*i] = before, pairs[2*i+1] = after ("after waits for before").

@@ -57,6 +57,12 @@ class LaunchPolicy {
   /// this keeps every layer top-down (the dense and fused steps, and the
   /// reverse CSR build, walk one wave's edges on one thread).
   std::uint64_t heavy_wave_degree = 0;
+  /// The planner, in every mode (forced Dense too): a bottom-up step scans
+  /// every wave, so a deep graph would cost waves x depth. Once the bottom-up
+  /// steps have scanned this many times (waves + dependencies), the remaining
+  /// layers run top-down, which keeps the whole plan within a constant
+  /// multiple of the graph's size (the plan is the same either way).
+  std::uint64_t dense_scan_budget = 0;
   unsigned ordinal_bytes = 4, offset_bytes = 4;  ///< for the memory estimate
 
  private:

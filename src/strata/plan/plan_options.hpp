@@ -35,6 +35,9 @@ struct PlanStatistics {
   std::uint64_t paced_batches = 0;  ///< host round trips of device-paced sparse layers
   std::uint64_t chained_waves = 0;  ///< waves levelled by chain contraction (0: not used)
   std::uint64_t sources = 0;        ///< waves in layer 0
+  /// Bottom-up steps stopped at this layer because they had used up
+  /// LaunchPolicy::dense_scan_budget (0: never); later layers ran top-down.
+  std::uint64_t dense_budget_spent_at_layer = 0;
   std::string first_decision;       ///< the policy's reason for the first layer
 };
 

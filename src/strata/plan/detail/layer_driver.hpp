@@ -163,6 +163,8 @@ LayerWalk walk_layers(const ExecSpace& space,
   // Device-paced batches: the forced size, or 1, 2, 4, ... 64 layers while the
   // frontier stays narrower than the device, on backends the host cannot read.
   std::size_t paced_batch = options.layers_per_sync != 0 ? options.layers_per_sync : 1;
+  std::uint64_t dense_scanned = 0;  // waves visited by bottom-up steps so far
+  const std::uint64_t dense_scan_limit = policy.dense_scan_budget * (waves + edges);
   try {
     layer_begin.push_back(0);
     for (Ordinal layer = 0; frontier != 0;) {
@@ -195,6 +197,11 @@ LayerWalk walk_layers(const ExecSpace& space,
           if (heavy_waves) step = launch::LaunchMode::Sparse;
           break;
         }
+      }
+      // Bounded bottom-up work: each dense step scans every wave.
+      if (step == launch::LaunchMode::Dense && dense_scanned + waves > dense_scan_limit) {
+        step = launch::LaunchMode::Sparse;
+        if (stats.dense_budget_spent_at_layer == 0) stats.dense_budget_spent_at_layer = layer;
       }
       if (step == launch::LaunchMode::Fused) {
         if (bottom_up) catch_up(space, graph, remaining, order, bottom_up_from, begin);
@@ -243,6 +250,7 @@ LayerWalk walk_layers(const ExecSpace& space,
           bottom_up_from = begin;
         }
         next = dense_step(space, reverse, cursor, order, level, begin + frontier, layer);
+        dense_scanned += waves;
         ++stats.dense_layers;
       } else {
         next = sparse_step(space, graph, remaining, order, level, released, begin, frontier, layer);

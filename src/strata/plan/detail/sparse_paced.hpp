@@ -98,7 +98,11 @@ struct PacedLayer {
       const Ordinal v = order(start + base + r);
       const Offset end = row_map(v + 1);
       if (end - row_map(v) <= Offset(size)) continue;
-      for (Offset e = row_map(v) + Offset(member.team_rank()); e < end; e += Offset(size)) visit(e);
+      // Strided in 64 bits: an Offset stride would wrap past `end` when it is
+      // the type's maximum (65,535 edges with 16-bit offsets never ended).
+      for (std::uint64_t e = std::uint64_t(row_map(v)) + std::uint64_t(member.team_rank());
+           e < std::uint64_t(end); e += std::uint64_t(size))
+        visit(Offset(e));
     }
   }
 
