@@ -471,7 +471,7 @@ TEST(DeviceBarrier, EveryRoundSeesEveryTeamsWrites) {
   BarrierRounds k{DeviceBarrier<Mem>("test barrier"), U64View("counts", 200),
                   U64View("completions", 1), U64View("errors", 1), 1, 200};
   const auto limits = launch::DeviceLimits::query(space);
-  k.league = execute_detail::resident_teams(space, k, 1, limits);
+  k.league = launch::resident_teams(space, k, 1, limits);
   if (k.league > 64) k.league = 64;
   k.barrier.reset(space);
   Kokkos::parallel_for(Kokkos::TeamPolicy<Space>(space, static_cast<int>(k.league), 1), k);

@@ -189,47 +189,50 @@ TEST(Planner, CountsThatDoNotFitTheTypesAreCountOverflow) {
   EXPECT_EQ(plan.host_groups(), (Groups{{0}, {1}}));
 }
 
-// Every step at the limits of 16-bit types: the largest edge count a 16-bit
-// offset holds, all on one hub (walked in team strides by the device-paced
-// step: an Offset-typed stride never ended there on CUDA), and the longest
-// chain 16-bit ordinals hold, in every mode and with device-paced batches.
+// Every step at the limits of 16-bit types, in every mode (and device-paced):
+// the most edges a 16-bit offset holds, all out of one hub (walked in team
+// strides by the device-paced step, where an Offset-typed stride never ended
+// on CUDA); the most waves a 16-bit ordinal holds; and the deepest graph they
+// allow, levels up to 65,534, in the modes that walk it in one launch (65,535
+// launches or host round trips per mode would dominate the suite).
 TEST(Planner, EveryModeAtTheLimitsOfSixteenBitTypes) {
   using Small = std::uint16_t;
-  const std::vector<PlanOptions> variants = [] {
-    std::vector<PlanOptions> v;
-    for (PlanMode mode : {PlanMode::Automatic, PlanMode::Sparse, PlanMode::Dense,
-                          PlanMode::Hybrid, PlanMode::Fused}) {
-      PlanOptions o;
-      o.mode = mode;
-      v.push_back(o);
-    }
-    PlanOptions paced;
-    paced.mode = PlanMode::Sparse;
-    paced.layers_per_sync = 4;
-    v.push_back(paced);
-    return v;
-  }();
-  // 65,535 edges out of wave 0 onto 1,000 targets (duplicates included): one hub.
-  std::vector<Dep> hub;
-  for (std::uint32_t e = 0; e < 65535; ++e) hub.push_back(Dep{0, 1 + e % 1000});
-  for (const PlanOptions& options : variants) {
-    PlannerScratch<TEST_EXECSPACE, std::uint32_t, Small> scratch;
-    const auto plan = plan_barriers(TEST_EXECSPACE(), 1001, hub.data(), hub.size(), scratch, options);
-    EXPECT_EQ(plan.group_count(), 2u) << plan_mode_name(options.mode);
-    EXPECT_EQ(plan.host_mirror().group_offsets(1), 1u) << plan_mode_name(options.mode);
+  std::vector<PlanOptions> variants;
+  for (PlanMode mode : {PlanMode::Automatic, PlanMode::Sparse, PlanMode::Dense, PlanMode::Hybrid,
+                        PlanMode::Fused, PlanMode::Persistent}) {
+    PlanOptions o;
+    o.mode = mode;
+    variants.push_back(o);
   }
-  // The longest chain of 16-bit ordinals: 65,535 waves, levels up to 65,534
-  // (64 sparse layers per host synchronisation: one per layer would cost
-  // 65,535 round trips per mode).
-  std::vector<WaveDependency<Small>> chain;
+  PlanOptions paced;
+  paced.mode = PlanMode::Sparse;
+  paced.layers_per_sync = 64;
+  variants.push_back(paced);
+
+  std::vector<Dep> hub;  // 65,535 edges onto 1,000 targets, duplicates included
+  for (std::uint32_t e = 0; e < 65535; ++e) hub.push_back(Dep{0, 1 + e % 1000});
+  std::vector<WaveDependency<Small>> star;  // 65,535 waves: wave 0 before all others
+  for (std::uint32_t w = 1; w < 65535; ++w) star.push_back({Small(0), Small(w)});
+  std::vector<WaveDependency<Small>> chain;  // 65,535 waves in 65,535 layers
   for (std::uint32_t w = 0; w + 1 < 65535; ++w) chain.push_back({Small(w), Small(w + 1)});
-  for (PlanOptions options : variants) {
-    options.layers_per_sync = 64;
-    PlannerScratch<TEST_EXECSPACE, Small, Small> scratch;
-    const auto plan =
-        plan_barriers(TEST_EXECSPACE(), 65535, chain.data(), chain.size(), scratch, options);
-    EXPECT_EQ(plan.group_count(), 65535u) << plan_mode_name(options.mode);
-    EXPECT_EQ(plan.host_mirror().level(65534), 65534u) << plan_mode_name(options.mode);
+  for (const PlanOptions& options : variants) {
+    const char* name = plan_mode_name(options.mode);
+    PlannerScratch<TEST_EXECSPACE, std::uint32_t, Small> wide_offsets;
+    const auto h = plan_barriers(TEST_EXECSPACE(), 1001, hub.data(), hub.size(), wide_offsets, options);
+    EXPECT_EQ(h.group_count(), 2u) << name;
+    EXPECT_EQ(h.host_mirror().group_offsets(1), 1u) << name;
+    PlannerScratch<TEST_EXECSPACE, Small, Small> small;
+    const auto s = plan_barriers(TEST_EXECSPACE(), 65535, star.data(), star.size(), small, options);
+    EXPECT_EQ(s.group_count(), 2u) << name;
+    EXPECT_EQ(s.host_mirror().waves(65534), 65534u) << name;
+    const bool one_launch_per_walk = options.layers_per_sync == 0 &&
+                                     (options.mode == PlanMode::Automatic ||
+                                      options.mode == PlanMode::Fused ||
+                                      options.mode == PlanMode::Persistent);
+    if (!one_launch_per_walk) continue;
+    const auto c = plan_barriers(TEST_EXECSPACE(), 65535, chain.data(), chain.size(), small, options);
+    EXPECT_EQ(c.group_count(), 65535u) << name;
+    EXPECT_EQ(c.host_mirror().level(65534), 65534u) << name;
   }
 }
 
@@ -326,6 +329,35 @@ TEST(PlannerModes, ForcedDenseOnADeepGraphStaysBounded) {
   plan_barriers(TEST_EXECSPACE(), g.wave_count, gd.data(), gd.size(), options);
   EXPECT_EQ(stats.dense_layers, 20u);
   EXPECT_EQ(stats.dense_budget_spent_at_layer, 0u);
+}
+
+// Persistent: every layer in one launch of a co-resident league with a
+// device-wide barrier between layers; the same plan as the reference.
+TEST(PlannerModes, PersistentRunsEveryLayerInOneLaunch) {
+  for (const auto& g : {generate::layered(300, 20, 2, 20, true, 5), generate::sweep3d(12, 10, 8),
+                        generate::chain(3000)}) {
+    const auto deps = generate::narrowed<std::uint32_t>(g);
+    PlanStatistics stats;
+    PlanOptions options;
+    options.mode = PlanMode::Persistent;
+    options.statistics = &stats;
+    PlannerScratch<TEST_EXECSPACE> scratch;
+    const auto plan = plan_barriers(TEST_EXECSPACE(), g.wave_count, deps.data(), deps.size(),
+                                    scratch, options);
+    EXPECT_TRUE(same_plan(plan, reference_kahn(g.wave_count, deps))) << g.description;
+    EXPECT_TRUE(stats.persistent) << g.description;
+    EXPECT_EQ(stats.persistent_from_layer, 0u) << g.description;
+    EXPECT_GE(stats.persistent_teams, 1u) << g.description;
+    EXPECT_EQ(stats.sparse_layers + stats.dense_layers + stats.paced_batches, 0u) << g.description;
+  }
+  // A cycle behind the persistent layers is still a Cycle with its count.
+  const auto cycle = expect_plan_error(ErrorKind::Cycle, [] {
+    PlanOptions options;
+    options.mode = PlanMode::Persistent;
+    const std::vector<Dep> deps{{0, 1}, {1, 2}, {3, 4}, {4, 3}, {4, 5}};
+    plan_barriers(TEST_EXECSPACE(), 6, deps.data(), deps.size(), options);
+  });
+  EXPECT_EQ(cycle.unscheduled_waves(), 3u);
 }
 
 TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnADenseStart) {

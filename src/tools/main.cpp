@@ -21,7 +21,7 @@
 namespace {
 
 const char* const kUsage =
-    "usage: strata plan FILE|--demo [--output text|json] [--mode auto|sparse|dense|hybrid|fused]\n"
+    "usage: strata plan FILE|--demo [--output text|json] [--mode auto|sparse|dense|hybrid|fused|persistent]\n"
     "                   [--max-memory BYTES[K|M|G|T]] [--time] [--repeats N]\n"
     "       mpiexec -n N strata plan FILE --distributed [--rank-budget BYTES[K|M|G|T]]\n"
     "                   [--output text|json] [--time] [--repeats N]\n"

@@ -30,7 +30,7 @@ KOKKOS_FORCEINLINE_FUNCTION void volatile_store(T* ptr, T value) {
 
 /// Called once per spin with the spin count: on CUDA (sm_70+) a short sleep
 /// so polling leaves the memory system to the teams doing work; on a host
-/// backend every 64th spin yields the core (teams may outnumber cores when
+/// backend every spin after the 16th yields the core (teams may outnumber cores when
 /// OMP_NUM_THREADS oversubscribes the machine, and the team being waited on
 /// must get to run).
 KOKKOS_INLINE_FUNCTION void spin_pause(std::uint64_t spins) {
@@ -43,7 +43,7 @@ KOKKOS_INLINE_FUNCTION void spin_pause(std::uint64_t spins) {
 #elif defined(__HIP_DEVICE_COMPILE__)
   (void)spins;
 #else
-  if ((spins & 63u) == 63u) std::this_thread::yield();
+  if (spins >= 16) std::this_thread::yield();
 #endif
 }
 

@@ -7,7 +7,7 @@
 //    (RunOptions::league_size forces one; above the co-resident bound that is
 //    NotCoResident, see detail/residency.hpp);
 //  * max_wall_time: once it has passed (measured on the device clock, see
-//    detail/device_clock.hpp) no new wave starts, running waves finish, and
+//    core/device_clock.hpp) no new wave starts, running waves finish, and
 //    run() returns drained = true; run() again resumes, and the runs together
 //    equal one uninterrupted run. Each run completes at least one wave, so a
 //    loop of runs always ends;

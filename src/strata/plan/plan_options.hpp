@@ -11,6 +11,7 @@ enum class PlanMode {
   Dense,      ///< bottom-up over all unscheduled waves with a reverse CSR
   Hybrid,     ///< per layer: bottom-up while the frontier is dense, top-down otherwise
   Fused,      ///< all layers in one persistent launch with a device-side ready queue
+  Persistent, ///< top-down layers in one launch of a co-resident league, a device-wide barrier between layers
 };
 
 /// Whether the planner first contracts chains (chain_contraction.hpp): runs of
@@ -32,6 +33,9 @@ struct PlanStatistics {
   bool fused = false;               ///< the remaining layers ran in one fused launch
   std::uint64_t fused_from_layer = 0;
   std::uint64_t fused_workers = 0;
+  bool persistent = false;          ///< the remaining layers ran in one persistent launch
+  std::uint64_t persistent_from_layer = 0;
+  std::uint64_t persistent_teams = 0;  ///< its co-resident league
   std::uint64_t paced_batches = 0;  ///< host round trips of device-paced sparse layers
   std::uint64_t chained_waves = 0;  ///< waves levelled by chain contraction (0: not used)
   std::uint64_t sources = 0;        ///< waves in layer 0

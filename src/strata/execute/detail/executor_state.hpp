@@ -20,7 +20,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/spin_wait.hpp>
-#include <strata/execute/detail/device_clock.hpp>
+#include <strata/core/device_clock.hpp>
 #include <strata/launch/task_queue.hpp>
 
 namespace strata::execute_detail {

@@ -18,7 +18,7 @@
 
 #include <strata/core/device_barrier.hpp>
 #include <strata/core/spin_wait.hpp>
-#include <strata/execute/detail/device_clock.hpp>
+#include <strata/core/device_clock.hpp>
 #include <strata/execute/detail/executor_state.hpp>
 #include <strata/execute/detail/residency.hpp>
 #include <strata/execute/detail/run_in_place.hpp>

@@ -3,26 +3,11 @@
 // kernel's teams wait for each other (a device-wide barrier, the ready
 // queue), so every team of the league must be running at the same time: a
 // team that the backend runs only after another team finished would never
-// arrive. How residency is guaranteed per backend:
-//
-//   Serial         one thread: the league is 1 team of 1 thread.
-//   OpenMP,        Kokkos runs a TeamPolicy with the whole thread pool, one
-//   Threads, HPX   pool partition per team, and hands league ranks out in
-//                  chunks of 1 while the league is at most the number of
-//                  partitions: league <= concurrency() / team_size. (More
-//                  threads than cores still progress: spins yield the core.)
-//   CUDA, HIP      league <= multiprocessors x blocks per multiprocessor,
-//                  blocks per multiprocessor = team_size_max / team_size
-//                  for this kernel (at least 1, at most 16). Kokkos'
-//                  team_size_max is the largest block of this kernel that
-//                  fits one multiprocessor (registers and shared memory of
-//                  the actual kernel), so team_size_max / team_size blocks
-//                  of team_size threads fit it together; 16 is at or below
-//                  the resident-block limit of every CUDA and HIP device.
-//                  Another stream's kernel could still hold multiprocessors:
-//                  the persistent kernel then starts with a rendezvous
-//                  bounded by a timeout (persistent.hpp), so a league that
-//                  is not resident is the typed error NotCoResident, not a hang.
+// arrive. The co-resident bound per backend, and why it holds, is
+// launch/resident_teams.hpp (shared with the planner's persistent layers).
+// Another stream's kernel could still hold multiprocessors: the persistent
+// kernel then starts with a rendezvous bounded by a timeout (persistent.hpp),
+// so a league that is not resident is the typed error NotCoResident, not a hang.
 //
 // A league forced by the caller (RunOptions::league_size) above the bound is
 // NotCoResident before anything is launched; otherwise the league is
@@ -35,12 +20,11 @@
 
 #include <strata/core/error.hpp>
 #include <strata/launch/device_limits.hpp>
+#include <strata/launch/resident_teams.hpp>
 
 namespace strata::execute_detail {
 
-template <class ExecSpace>
-inline constexpr bool is_host_backend_v =
-    Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+using launch::is_host_backend_v;
 
 struct TeamShape {
   std::uint32_t league = 1;
@@ -70,24 +54,6 @@ int resolve_team_size(const ExecSpace& space, const Kernel& kernel, int requeste
   return recommended < 1 ? 1 : (recommended > max ? max : recommended);
 }
 
-/// Teams of `team_size` threads of `kernel` that can be resident at once.
-template <class ExecSpace, class Kernel>
-std::uint32_t resident_teams(const ExecSpace& space, const Kernel& kernel, int team_size,
-                             const launch::DeviceLimits& limits) {
-  if (is_host_backend_v<ExecSpace> || limits.multiprocessor_count == 0) {
-    const std::uint32_t teams = limits.concurrency / static_cast<std::uint32_t>(team_size);
-    return teams < 1 ? 1 : teams;
-  }
-  const Kokkos::TeamPolicy<ExecSpace> probe(space, 1, 1);
-  const int max = probe.team_size_max(kernel, Kokkos::ParallelForTag());
-  std::uint64_t per_sm = static_cast<std::uint64_t>(max / team_size);
-  if (per_sm < 1) per_sm = 1;
-  if (per_sm > 16) per_sm = 16;
-  const std::uint64_t teams = per_sm * limits.multiprocessor_count;
-  return teams > limits.max_league_size ? limits.max_league_size
-                                        : static_cast<std::uint32_t>(teams);
-}
-
 /// The league of a persistent launch (see the header comment).
 template <class ExecSpace, class Kernel>
 TeamShape co_resident_league(const ExecSpace& space, const Kernel& kernel,
@@ -96,7 +62,7 @@ TeamShape co_resident_league(const ExecSpace& space, const Kernel& kernel,
                              std::uint32_t worker_count, std::uint64_t useful_teams) {
   TeamShape shape;
   shape.team_size = resolve_team_size(space, kernel, requested_team_size, team_level);
-  shape.resident = resident_teams(space, kernel, shape.team_size, limits);
+  shape.resident = launch::resident_teams(space, kernel, shape.team_size, limits);
   if (forced_league != 0) {
     if (forced_league > shape.resident)
       throw PlanError::not_co_resident(forced_league, static_cast<std::uint64_t>(shape.team_size),

@@ -22,6 +22,7 @@
 #include <strata/plan/detail/dense_step.hpp>
 #include <strata/plan/detail/frontier_start.hpp>
 #include <strata/plan/detail/fused_tail.hpp>
+#include <strata/plan/detail/persistent_layers.hpp>
 #include <strata/plan/detail/sparse_paced.hpp>
 #include <strata/plan/detail/sparse_step.hpp>
 #include <strata/plan/plan_options.hpp>
@@ -164,6 +165,7 @@ LayerWalk walk_layers(const ExecSpace& space,
   // frontier stays narrower than the device, on backends the host cannot read.
   std::size_t paced_batch = options.layers_per_sync != 0 ? options.layers_per_sync : 1;
   std::uint64_t dense_scanned = 0;  // waves visited by bottom-up steps so far
+  bool persistent_refused = false;  // the device could not hold a persistent league
   const std::uint64_t dense_scan_limit = policy.dense_scan_budget * (waves + edges);
   try {
     layer_begin.push_back(0);
@@ -175,6 +177,7 @@ LayerWalk walk_layers(const ExecSpace& space,
         case PlanMode::Sparse: step = launch::LaunchMode::Sparse; break;
         case PlanMode::Dense: step = launch::LaunchMode::Dense; break;
         case PlanMode::Fused: step = launch::LaunchMode::Fused; break;
+        case PlanMode::Persistent: step = launch::LaunchMode::Sparse; break;
         case PlanMode::Hybrid:
           step = density >= policy.hybrid_min_density_bps ? launch::LaunchMode::Dense
                                                           : launch::LaunchMode::Sparse;
@@ -219,11 +222,38 @@ LayerWalk walk_layers(const ExecSpace& space,
         catch_up(space, graph, remaining, order, bottom_up_from, begin);
         bottom_up = false;
       }
+      const bool narrow_on_device = options.layers_per_sync == 0 && device_backend &&
+                                    frontier < static_cast<std::uint64_t>(space.concurrency());
+      // Persistent: the remaining top-down layers in one launch, a device-wide
+      // barrier between them (forced, or where device-paced batches would run
+      // and no hub needs a whole team). Falls back to paced batches when the
+      // league turns out not to be co-resident (nothing was touched then).
+      if (step == launch::LaunchMode::Sparse && !persistent_refused &&
+          (options.mode == PlanMode::Persistent ||
+           (options.mode == PlanMode::Automatic && narrow_on_device && !heavy_waves))) {
+        if (bottom_up) {
+          catch_up(space, graph, remaining, order, bottom_up_from, begin);
+          bottom_up = false;
+        }
+        std::uint64_t teams = 0;
+        const std::uint64_t scheduled =
+            persistent_layers(space, graph, remaining, order, level,
+                              prefix(scratch.step_counters, persistent_word_count), begin,
+                              frontier, layer, &teams);
+        if (scheduled != 0) {
+          stats.persistent = true;
+          stats.persistent_from_layer = layer;
+          stats.persistent_teams = teams;
+          walk.scheduled = scheduled;
+          walk.fused = true;  // the layers after this one are counted on the device
+          if (options.statistics) *options.statistics = stats;
+          return walk;
+        }
+        persistent_refused = true;
+      }
       const bool paced =
           step == launch::LaunchMode::Sparse &&
-          (options.layers_per_sync > 1 ||
-           (options.layers_per_sync == 0 && device_backend &&
-            frontier < static_cast<std::uint64_t>(space.concurrency())));
+          (options.layers_per_sync > 1 || narrow_on_device);
       if (paced) {
         const std::size_t batch = paced_batch;
         if (options.layers_per_sync == 0) paced_batch = std::min(2 * paced_batch, max_paced_layers);

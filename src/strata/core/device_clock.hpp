@@ -1,15 +1,17 @@
 #pragma once
-// The clock the wall-time budget (LaunchConfig::max_wall_time) is measured
-// with, read inside the kernels so that a persistent launch can drain by
-// itself without the host watching it:
+// A wall clock readable inside kernels, in nanoseconds, for persistent
+// launches that must bound a wait or drain by themselves without the host
+// watching them (the executor's wall-time budget, LaunchConfig::max_wall_time;
+// the rendezvous timeout of core/league_rendezvous.hpp):
 //   CUDA        %globaltimer: the GPU's nanosecond wall clock (every
 //               architecture CUDA 11+ supports; updates about every µs)
 //   HIP         wall_clock64(): a constant-rate counter, 100 MHz on the
 //               MI100 / MI200 / MI300 family (untested here)
 //   host        std::chrono::steady_clock (Serial, OpenMP, Threads run
 //               their kernels on host threads)
-// The deadline is computed by a one-thread kernel on the same clock
-// (executor_state.hpp), so host and device clocks are never compared.
+// Compare readings of this clock only with readings taken inside kernels of
+// the same backend (a deadline is computed by a one-thread kernel), never with
+// the host's clock.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -18,7 +20,7 @@
 #include <chrono>
 #endif
 
-namespace strata::execute_detail {
+namespace strata {
 
 KOKKOS_INLINE_FUNCTION std::uint64_t device_clock_ns() {
 #if defined(__CUDA_ARCH__)
@@ -34,4 +36,4 @@ KOKKOS_INLINE_FUNCTION std::uint64_t device_clock_ns() {
 #endif
 }
 
-}  // namespace strata::execute_detail
+}  // namespace strata

@@ -1,0 +1,149 @@
+#pragma once
+// Persistent layers: every remaining top-down layer in ONE launch of a
+// co-resident league, with the device-wide barrier (core/device_barrier.hpp)
+// between layers in place of a kernel boundary and a host round trip. On a
+// GPU a layer of the paced step costs two launches (~10 us each on the H200,
+// docs/gpu-cuda.md); here it costs one barrier.
+//
+// Layer j is order[begin, end) (control words). Teams grid-stride over it,
+// one wave per thread: each decrement that releases a target gives it the
+// next level and keeps it in a small per-thread list; a team scan with one
+// atomic on the tail word gives the team's released targets their slots
+// behind the layer (a thread releasing more than `kept` targets appends the
+// rest with one atomic each). At the barrier the last team to arrive moves
+// the layer: begin = end, end = tail. A layer that releases nothing ends the
+// walk for every team at once (they all read the same words after the barrier).
+//
+// Residency: the league is at most the co-resident teams for this kernel
+// (launch/resident_teams.hpp); a league rendezvous with a timeout
+// (core/league_rendezvous.hpp) comes first, so when the device cannot hold
+// it after all, the launch returns without touching the graph and the caller
+// falls back to host-paced steps.
+//
+// The order of waves inside a layer depends on the atomics; nothing reads it
+// as ordered (the plan is laid out from the levels), so plans stay identical.
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/atomics.hpp>
+#include <strata/core/device_barrier.hpp>
+#include <strata/core/league_rendezvous.hpp>
+#include <strata/core/spin_wait.hpp>
+#include <strata/graph/dependency_graph.hpp>
+#include <strata/launch/resident_teams.hpp>
+#include <strata/plan/detail/sparse_paced.hpp>
+
+namespace strata::detail {
+
+/// Control words of the persistent walk (a View of persistent_word_count).
+enum PersistentWord : int { layer_begin_word, layer_end_word, tail_word, layer_word };
+inline constexpr int persistent_word_count = 4;
+
+template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
+          class LevelView>
+struct PersistentLayers {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using memory_space = typename ExecSpace::memory_space;
+  static constexpr int kept = 4;  ///< released targets a thread keeps for the team scan
+
+  typename DependencyGraph<ExecSpace, Ordinal, Offset>::row_map_type row_map;
+  typename DependencyGraph<ExecSpace, Ordinal, Offset>::entries_type entries;
+  RemainingView remaining;
+  OrderView order;
+  LevelView level;
+  Kokkos::View<std::uint64_t*, memory_space> words;
+  DeviceBarrier<memory_space> barrier;
+  LeagueRendezvous<memory_space> rendezvous;
+  std::uint64_t league = 1;
+  std::uint64_t waves = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    if (!rendezvous.arrive(team, league)) return;
+    const int size = team.team_size();
+    const std::uint64_t stride = league * std::uint64_t(size);
+    // Each round but the last schedules at least one wave: at most waves + 1 rounds.
+    for (std::uint64_t round = 0; round <= waves; ++round) {
+      const std::uint64_t begin = volatile_load(&words(layer_begin_word));
+      const std::uint64_t end = volatile_load(&words(layer_end_word));
+      if (begin == end) return;
+      const Ordinal next_level = static_cast<Ordinal>(volatile_load(&words(layer_word)) + 1);
+      const std::uint64_t count = end - begin;
+      // The bound is the same for the whole team: every thread reaches the scan.
+      for (std::uint64_t base = std::uint64_t(team.league_rank()) * size; base < count;
+           base += stride) {
+        Ordinal mine[kept];
+        std::uint64_t n = 0;
+        const std::uint64_t k = base + std::uint64_t(team.team_rank());
+        if (k < count) {
+          const Ordinal w = order(begin + k);
+          const std::uint64_t last = std::uint64_t(row_map(w + 1));
+          for (std::uint64_t e = std::uint64_t(row_map(w)); e < last; ++e) {
+            const Ordinal t = entries(e);
+            if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) != Offset(1)) continue;
+            level(t) = next_level;
+            if (n < kept)
+              mine[n++] = t;
+            else
+              order(Kokkos::atomic_fetch_add(&words(tail_word), std::uint64_t(1))) = t;
+          }
+        }
+        const std::uint64_t slot = team.team_scan(n, &words(tail_word));
+        for (std::uint64_t j = 0; j < n; ++j) order(slot + j) = mine[j];
+      }
+      const bool passed = barrier.arrive_and_wait(team, league, [&]() {
+        words(layer_begin_word) = end;
+        words(layer_end_word) = words(tail_word);
+        words(layer_word) += 1;
+      });
+      if (!passed) return;  // unreachable while the league is resident
+    }
+  }
+};
+
+/// Runs every layer from the frontier order[first, first + frontier) (layer
+/// `layer`) in one launch. Returns the waves scheduled in total (first +
+/// frontier + everything released after), or 0 when the league could not be
+/// co-resident and nothing was touched.
+template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
+          class LevelView, class WordView>
+std::uint64_t persistent_layers(const ExecSpace& space,
+                                const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                                const RemainingView& remaining, const OrderView& order,
+                                const LevelView& level, const WordView& words, std::size_t first,
+                                std::size_t frontier, Ordinal layer,
+                                std::uint64_t* league_used = nullptr) {
+  using Kernel = PersistentLayers<ExecSpace, Ordinal, Offset, RemainingView, OrderView, LevelView>;
+  using memory_space = typename ExecSpace::memory_space;
+  Kernel kernel{graph.row_map, graph.entries, remaining, order, level, words,
+                DeviceBarrier<memory_space>("strata::plan::persistent_barrier"),
+                LeagueRendezvous<memory_space>("strata::plan::persistent_rendezvous")};
+  kernel.waves = graph.wave_count();
+  const auto shape = launch::resident_team_shape(space, kernel, static_cast<int>(paced_team_size<ExecSpace>()));
+  kernel.league = shape.league;
+  if (league_used != nullptr) *league_used = shape.league;
+  kernel.barrier.reset(space);
+  kernel.rendezvous.reset(space);
+  const std::uint64_t start = first, stop = first + frontier, level0 = layer;
+  Kokkos::parallel_for(
+      "strata::plan::persistent_words", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+      KOKKOS_LAMBDA(const int) {
+        words(layer_begin_word) = start;
+        words(layer_end_word) = stop;
+        words(tail_word) = stop;
+        words(layer_word) = level0;
+      });
+  Kokkos::parallel_for("strata::plan::persistent_layers",
+                       Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(shape.league),
+                                                     shape.team_size),
+                       kernel);
+  space.fence();
+  if (kernel.rendezvous.abandoned()) return 0;
+  std::uint64_t scheduled = 0;
+  Kokkos::deep_copy(space, Kokkos::View<std::uint64_t, Kokkos::HostSpace>(&scheduled),
+                    Kokkos::subview(words, std::size_t(layer_end_word)));
+  space.fence();
+  return scheduled;
+}
+
+}  // namespace strata::detail
