@@ -14,24 +14,37 @@
 namespace strata::io {
 
 namespace detail {
-// Appends to a buffer and flushes it in large writes (plans can hold millions of waves).
+/// Appends to a fixed buffer and writes it in large pieces (plans can hold
+/// millions of waves). The buffer is allocated once, before anything is
+/// written, and never grows: an allocation failure (the host mirror, the
+/// buffer) happens before the first byte reaches the stream, so a writer that
+/// throws leaves the stream untouched instead of holding half a plan. Nothing
+/// is written on destruction: only finish() writes the tail.
 class BufferedWriter {
  public:
-  explicit BufferedWriter(std::ostream& out) : out_(out) {}
-  ~BufferedWriter() { flush(); }
-  void put(char c) { buffer_.push_back(c); }
-  void put(const std::string& s) { buffer_ += s; }
+  static constexpr std::size_t flush_at = std::size_t(1) << 20;
+  explicit BufferedWriter(std::ostream& out) : out_(out) { buffer_.reserve(flush_at + 64); }
+  void put(char c) {
+    buffer_.push_back(c);
+    if (buffer_.size() >= flush_at) flush();
+  }
+  /// Short literals only (under 64 bytes): the buffer must not grow.
+  void put(const char* s) {
+    buffer_ += s;
+    if (buffer_.size() >= flush_at) flush();
+  }
   void number(unsigned long long v) {
     char digits[24];
     buffer_.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
-    if (buffer_.size() > (1u << 20)) flush();
+    if (buffer_.size() >= flush_at) flush();
   }
+  void finish() { flush(); }
+
+ private:
   void flush() {
     out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
     buffer_.clear();
   }
-
- private:
   std::ostream& out_;
   std::string buffer_;
 };
@@ -53,6 +66,7 @@ void write_plan_text(std::ostream& out, const Plan& plan) {
     }
     w.put('\n');
   }
+  w.finish();
 }
 
 template <class Plan>
@@ -76,9 +90,13 @@ void write_plan_json(std::ostream& out, const Plan& plan) {
     w.put(']');
   }
   w.put("]}\n");
+  w.finish();
 }
 
-/// The plan as `strata plan` prints it: JSON or text, then a flush.
+/// The plan as `strata plan` prints it: JSON or text, then a flush. An
+/// exception (out of memory for the host mirror or the buffer) leaves `out`
+/// untouched; a failed write leaves `out` in a failed state (badbit), which
+/// the caller checks, as with any ostream.
 template <class Plan>
 void write_plan(std::ostream& out, const Plan& plan, bool json) {
   if (json)
