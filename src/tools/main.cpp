@@ -188,8 +188,8 @@ std::string cli_message(const strata::PlanError& e, bool distributed) {
     return "MemoryConstrained: planning needs " + std::to_string(e.needed_bytes()) +
            " bytes but the memory budget is " + std::to_string(e.budget_bytes()) + " bytes. Fix: " +
            (distributed ? "raise --rank-budget or run on more ranks."
-                        : "raise --max-memory (default: the physical memory), or plan the graph "
-                          "over MPI ranks (mpiexec -n N strata plan FILE --distributed).");
+                        : "raise --max-memory (default: the physical memory), or plan it over MPI "
+                          "ranks with --distributed (under mpiexec).");
   if (e.kind() == ErrorKind::StorageReserveFailed)
     return "StorageReserveFailed: could not reserve " + std::to_string(e.requested()) + " " +
            e.field() + " entries: " + e.message() +
@@ -198,6 +198,14 @@ std::string cli_message(const strata::PlanError& e, bool distributed) {
                         : ", or set --max-memory to the memory available so that strata refuses "
                           "such a graph before allocating.");
   return e.what();
+}
+
+/// `strata: MESSAGE` as one line (control bytes escaped), then `after`, in
+/// one write: under mpiexec no other process' output can split the line.
+void print_error(const std::string& message, const char* after = "") {
+  const std::string text = "strata: " + strata::io::printable(message) + "\n" + after;
+  std::cerr.write(text.data(), static_cast<std::streamsize>(text.size()));
+  std::cerr.flush();
 }
 
 }  // namespace
@@ -220,32 +228,36 @@ int main(int argc, char* argv[]) {
   for (const auto& a : args) distributed = distributed || a == "--distributed";
   std::string kokkos_messages;
   int code = 1;
+  // Declared outside the try: an error is printed before MPI_Finalize (which
+  // holds every rank until rank 0 is there) and Kokkos::finalize.
+  std::optional<KokkosSession> kokkos;
+#ifdef STRATA_ENABLE_MPI
+  std::optional<MpiSession> mpi;
+#endif
   try {
     tools::check_kokkos_options(kokkos_args);
-    KokkosSession kokkos(kokkos_argv, kokkos_messages);
+    kokkos.emplace(kokkos_argv, kokkos_messages);
     tools::capture_stdout();
 #ifdef STRATA_ENABLE_MPI
-    std::optional<MpiSession> mpi;
     if (!args.empty() && args[0] == "plan" && distributed) mpi.emplace();
 #endif
     code = run(args);
     tools::finish_output();
   } catch (const tools::OutputError& e) {
-    std::cerr << "strata: " << tools::output_error_message(e.error_number) << "\n";
+    print_error(tools::output_error_message(e.error_number));
     code = tools::exit_invalid_graph;
   } catch (const tools::UsageError& e) {
     // Same shape as every other error: kind, message, Fix: hint (then the usage).
     if (tools::is_output_rank())
-      std::cerr << "strata: InvalidArgument: " << strata::io::printable(e.message)
-                << ". Fix: correct the command line (usage below, or strata --help).\n"
-                << kUsage;
+      print_error("InvalidArgument: " + e.message +
+                      ". Fix: correct the command line (usage below, or strata --help).",
+                  kUsage);
     code = tools::exit_usage;
   } catch (const tools::CliError& e) {
-    if (tools::is_output_rank()) std::cerr << "strata: " << strata::io::printable(e.message) << "\n";
+    if (tools::is_output_rank()) print_error(e.message);
     code = e.exit_code;
   } catch (const strata::PlanError& e) {
-    if (tools::is_output_rank())
-      std::cerr << "strata: " << strata::io::printable(cli_message(e, distributed)) << "\n";
+    if (tools::is_output_rank()) print_error(cli_message(e, distributed));
     switch (e.kind()) {
       case strata::ErrorKind::ParseError:
       case strata::ErrorKind::IoError:
@@ -256,10 +268,14 @@ int main(int argc, char* argv[]) {
         code = tools::exit_invalid_graph;
     }
   } catch (const std::exception& e) {
-    std::cerr << "strata: internal error: " << strata::io::printable(e.what()) << "\n";
+    print_error(std::string("internal error: ") + e.what());
     code = 1;
   }
   tools::discard_output();  // after an error: what the command buffered is never written
+#ifdef STRATA_ENABLE_MPI
+  mpi.reset();
+#endif
+  kokkos.reset();
   if (!kokkos_messages.empty()) std::cerr << kokkos_messages << std::flush;
   return code;
 }

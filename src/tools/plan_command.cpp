@@ -109,8 +109,8 @@ io::EdgeList read_input(const std::string& file, std::uint64_t budget, bool budg
                        " bytes (its text and its dependency list) but the memory budget is " +
                        std::to_string(budget) + " bytes" +
                        (budget_given ? "" : " (the physical memory)") +
-                       ". Fix: raise --max-memory, or plan the graph over MPI ranks "
-                       "(mpiexec -n N strata plan FILE --distributed).",
+                       ". Fix: raise --max-memory, or plan it over MPI ranks with --distributed "
+                       "(under mpiexec).",
                    exit_invalid_graph};
   }
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <limits>
 #include <filesystem>
 #include <new>
@@ -197,20 +198,23 @@ EdgeList parse_edge_list(std::string_view text, const std::string& source,
   return list;
 }
 
-namespace {
+namespace detail {
 
-/// Text files hold no NUL byte: one means binary data (/dev/zero, /dev/urandom,
-/// an executable), reported as such rather than as a malformed header.
-void reject_binary(std::string_view text, std::uint64_t offset, const std::string& source) {
+void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t first_line,
+                   const std::string& source) {
   const auto at = text.find('\0');
   if (at == std::string_view::npos) return;
-  std::uint64_t line = 1;
+  std::uint64_t line = first_line;
   for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n';
   throw PlanError::parse_error(
       source, line, "not a text edge list: NUL byte at byte " + std::to_string(offset + at),
       "give a text file in the edge-list format ('V E', then one 'before after' line per "
       "dependency), not binary data");
 }
+
+}  // namespace detail
+
+namespace {
 
 /// Makes `text` hold `size` more bytes; failure is StorageReserveFailed.
 void grow(std::string& text, std::size_t size) {
@@ -240,7 +244,7 @@ bool read_regular(std::ifstream& in, const std::string& source, std::uint64_t bu
   in.seekg(0, std::ios::beg);
   if (!in.read(text.data(), static_cast<std::streamsize>(size)))
     throw PlanError::io_error(source, "read failed");
-  reject_binary(text, 0, source);
+  detail::reject_binary(text, 0, 1, source);
   return true;
 }
 
@@ -265,7 +269,7 @@ void read_stream(std::ifstream& in, const std::string& source, std::uint64_t bud
     in.read(text.data() + used, static_cast<std::streamsize>(chunk));
     const auto got = static_cast<std::size_t>(in.gcount());
     text.resize(used + got);
-    reject_binary(std::string_view(text).substr(used), used, source);
+    if (std::memchr(text.data() + used, 0, got) != nullptr) detail::reject_binary(text, 0, 1, source);
     if (budget != 0 && text.size() > budget)
       throw PlanError::memory_constrained(text.size(), budget);
     if (got < chunk) {

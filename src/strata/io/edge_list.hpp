@@ -69,6 +69,11 @@ WaveDependency<std::uint64_t> parse_dependency_line(std::string_view line, std::
 PlanError extra_dependency_line_error(const std::string& source, std::uint64_t number,
                                       std::uint64_t declared);
 PlanError missing_header_error(const std::string& source, std::uint64_t lines);
+/// Text holds no NUL byte: throws ParseError "not a text edge list: NUL byte
+/// at byte OFFSET+i" (line: `first_line` plus the newlines before it) for the
+/// first NUL in `text`, the input's bytes from `offset` on.
+void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t first_line,
+                   const std::string& source);
 PlanError dependency_count_error(const std::string& source, std::uint64_t lines,
                                  std::uint64_t declared, std::uint64_t found);
 }  // namespace detail
