@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -97,6 +98,9 @@ class KokkosSession {
     argv.push_back(nullptr);
     try {
       Kokkos::initialize(argc, argv.data());
+    } catch (const std::bad_alloc&) {
+      restore(messages, capture);
+      throw;
     } catch (const std::exception& e) {
       restore(messages, capture);
       throw strata::PlanError::invalid_argument(
@@ -191,8 +195,8 @@ std::string cli_message(const strata::PlanError& e, bool distributed) {
                         : "raise --max-memory (default: the physical memory), or plan it over MPI "
                           "ranks with --distributed (under mpiexec).");
   if (e.kind() == ErrorKind::StorageReserveFailed)
-    return "StorageReserveFailed: could not reserve " + std::to_string(e.requested()) + " " +
-           e.field() + " entries: " + e.message() +
+    return "StorageReserveFailed: could not reserve storage for " +
+           std::to_string(e.requested()) + " " + e.field() + ": " + e.message() +
            ". Fix: run where more memory is available (check ulimit -v)" +
            (distributed ? ", or run on more ranks."
                         : ", or set --max-memory to the memory available so that strata refuses "
@@ -267,6 +271,11 @@ int main(int argc, char* argv[]) {
       default:
         code = tools::exit_invalid_graph;
     }
+  } catch (const std::bad_alloc& e) {  // out of memory where no typed check applies
+    if (tools::is_output_rank())
+      print_error(std::string("StorageReserveFailed: out of memory (") + e.what() +
+                  "). Fix: run where more memory is available (check ulimit -v).");
+    code = tools::exit_invalid_graph;
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what());
     code = 1;

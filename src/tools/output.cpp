@@ -116,7 +116,7 @@ std::string output_error_message(int error_number) {
     case EPIPE:
       fix = "the program reading the pipe closed it early: let it read the whole output";
       break;
-    case EBADF: fix = "run strata with its standard output open (e.g. > FILE)"; break;
+    case EBADF: fix = "run strata with its standard output open (redirected to a file or a pipe)"; break;
     default: fix = "check the device or file system stdout is redirected to"; break;
   }
   return std::string("output error: stdout: ") + std::strerror(error_number) +

@@ -346,7 +346,12 @@ void write_edge_list(std::ostream& out, std::uint64_t wave_count,
   // leaves the stream untouched, never half an edge list.
   constexpr std::size_t flush_at = std::size_t(1) << 20;
   std::string buffer;
-  buffer.reserve(flush_at + 64);
+  try {
+    buffer.reserve(flush_at + 64);
+  } catch (const std::exception& e) {  // std::bad_alloc
+    throw PlanError::storage_reserve_failed("edge-list output buffer bytes", flush_at + 64,
+                                            e.what());
+  }
   if (!comment.empty()) buffer += "# " + comment + "\n";
   buffer += std::to_string(wave_count) + " " + std::to_string(dependencies.size()) + "\n";
   char digits[48];

@@ -9,7 +9,11 @@
 #include <charconv>
 #include <cstddef>
 #include <ostream>
+#include <exception>
 #include <string>
+
+#include <strata/core/error.hpp>
+#include <strata/core/storage.hpp>
 
 namespace strata::io {
 
@@ -23,7 +27,13 @@ namespace detail {
 class BufferedWriter {
  public:
   static constexpr std::size_t flush_at = std::size_t(1) << 20;
-  explicit BufferedWriter(std::ostream& out) : out_(out) { buffer_.reserve(flush_at + 64); }
+  explicit BufferedWriter(std::ostream& out) : out_(out) {
+    try {
+      buffer_.reserve(flush_at + 64);
+    } catch (const std::exception& e) {  // std::bad_alloc
+      throw PlanError::storage_reserve_failed("plan output buffer bytes", flush_at + 64, e.what());
+    }
+  }
   void put(char c) {
     buffer_.push_back(c);
     if (buffer_.size() >= flush_at) flush();
@@ -48,11 +58,25 @@ class BufferedWriter {
   std::ostream& out_;
   std::string buffer_;
 };
+
+
+/// The plan on the host (a copy for a device plan); failure is StorageReserveFailed.
+template <class Plan>
+auto plan_on_host(const Plan& plan) {
+  try {
+    return plan.host_mirror();
+  } catch (const PlanError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw PlanError::storage_reserve_failed("plan host copy waves", plan.wave_count(),
+                                            strata::detail::one_line_message(e.what()));
+  }
+}
 }  // namespace detail
 
 template <class Plan>
 void write_plan_text(std::ostream& out, const Plan& plan) {
-  const auto host = plan.host_mirror();
+  const auto host = detail::plan_on_host(plan);
   detail::BufferedWriter w(out);
   w.put("groups ");
   w.number(host.group_count());
@@ -71,7 +95,7 @@ void write_plan_text(std::ostream& out, const Plan& plan) {
 
 template <class Plan>
 void write_plan_json(std::ostream& out, const Plan& plan) {
-  const auto host = plan.host_mirror();
+  const auto host = detail::plan_on_host(plan);
   detail::BufferedWriter w(out);
   w.put("{\"wave_count\":");
   w.number(host.wave_count());
