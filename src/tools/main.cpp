@@ -103,6 +103,12 @@ class KokkosSession {
       throw;
     } catch (const std::exception& e) {
       restore(messages, capture);
+      const std::string what = strata::detail::one_line_message(e.what());
+      if (what.find("allocate") != std::string::npos)  // Kokkos out of memory (ulimit -v)
+        throw strata::tools::CliError{
+            "StorageReserveFailed: Kokkos::initialize could not allocate its memory: " + what +
+                ". Fix: run where more memory is available (check ulimit -v).",
+            strata::tools::exit_invalid_graph};
       throw strata::PlanError::invalid_argument(
           "Kokkos::initialize refused the Kokkos options or environment: " +
               strata::detail::one_line_message(e.what()),
