@@ -5,11 +5,11 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <thread>
 
-#include <Kokkos_Core.hpp>
 
 #include <strata/core/error.hpp>
 #include <strata/io/edge_list.hpp>

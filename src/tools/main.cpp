@@ -1,5 +1,6 @@
 // strata: plan the barrier layers of a wave dependency DAG from the command line.
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -91,6 +92,8 @@ class KokkosSession {
       abort_copy_from = capture_fd_;
       abort_copy_to = captured_err_;
       previous_abort_ = std::signal(SIGABRT, copy_captured_on_abort);
+      static const bool registered = std::atexit(report_exit_during_initialize) == 0;
+      (void)registered;
     } else if (saved_out_ >= 0) {
       ::dup2(2, 1);  // no temporary file: Kokkos' messages go to stderr at once
     }
@@ -135,6 +138,37 @@ class KokkosSession {
     }
     std::signal(signal, SIG_DFL);
     std::raise(signal);
+  }
+
+  /// Runs when something calls exit() inside Kokkos::initialize: libgomp
+  /// does when it cannot create its threads (a small `ulimit -v`). That is
+  /// a resource limit: the strata: line, then what was printed, exit 3.
+  /// Any other exit keeps its code, with what was printed on stderr.
+  static void report_exit_during_initialize() {
+    if (abort_copy_from < 0 || abort_copy_to < 0) return;  // not inside initialize
+    std::string captured;
+    ::lseek(abort_copy_from, 0, SEEK_SET);
+    char buffer[4096];
+    ssize_t n = 0;
+    while ((n = ::read(abort_copy_from, buffer, sizeof buffer)) > 0)
+      captured.append(buffer, static_cast<std::size_t>(n));
+    const int err = abort_copy_to;
+    abort_copy_from = abort_copy_to = -1;
+    const auto write_all = [err](const std::string& text) {
+      if (::write(err, text.data(), text.size()) < 0) return;
+    };
+    const auto at = captured.find("Thread creation failed");
+    if (at != std::string::npos) {
+      const auto begin = captured.rfind('\n', at);
+      const auto from = begin == std::string::npos ? 0 : begin + 1;
+      const std::string first = captured.substr(from, captured.find('\n', at) - from);
+      write_all("strata: StorageReserveFailed: Kokkos::initialize could not start its threads (" +
+                strata::io::printable(first) +
+                "). Fix: run where more memory is available (check ulimit -v), or with fewer "
+                "threads (--kokkos-threads=N).\n" + captured);
+      ::_exit(strata::tools::exit_invalid_graph);
+    }
+    write_all(captured);
   }
 
   void restore(std::string& messages, FILE* capture) {
