@@ -48,24 +48,24 @@ int explain_command(const std::vector<std::string>& args) {
   // memory) while composing writes nothing.
   std::ostringstream report;
   report << "graph: " << list.wave_count << " waves, " << list.dependencies.size()
-            << " dependencies, " << stats.sources << " sources\n"
-            << "device: " << limits.backend << " concurrency " << limits.concurrency
-            << " max_team_size " << limits.max_team_size << " max_league_size "
-            << limits.max_league_size << " max_invocations_per_team "
-            << limits.max_invocations_per_team << " multiprocessors "
-            << limits.multiprocessor_count << "\n"
-            << "recommendation: mode " << launch::launch_mode_name(rec.mode) << " league "
-            << rec.league_size << " team " << rec.team_size << " frontier_capacity "
-            << rec.frontier_capacity << " needed_bytes " << rec.needed_bytes << "\n"
-            << "reason: " << rec.reason << "\n"
-            << "planned: " << plan.group_count() << " groups, " << plan.global_barriers()
-            << " barriers; " << stats.sparse_layers << " sparse layers ("
-            << stats.paced_batches << " device-paced batches), " << stats.dense_layers
-            << " dense layers, "
-            << (stats.fused ? "fused from layer " + std::to_string(stats.fused_from_layer) +
-                                  " with " + std::to_string(stats.fused_workers) + " workers"
-                            : std::string("no fused tail"))
-            << "; " << stats.chained_waves << " chained waves contracted\n";
+         << " dependencies, " << stats.sources << " sources\n"
+         << "device: " << limits.backend << " concurrency " << limits.concurrency
+         << " max_team_size " << limits.max_team_size << " max_league_size "
+         << limits.max_league_size << " max_invocations_per_team "
+         << limits.max_invocations_per_team << " multiprocessors "
+         << limits.multiprocessor_count << "\n"
+         << "recommendation: mode " << launch::launch_mode_name(rec.mode) << " league "
+         << rec.league_size << " team " << rec.team_size << " frontier_capacity "
+         << rec.frontier_capacity << " needed_bytes " << rec.needed_bytes << "\n"
+         << "reason: " << rec.reason << "\n"
+         << "planned: " << plan.group_count() << " groups, " << plan.global_barriers()
+         << " barriers; " << stats.sparse_layers << " sparse layers ("
+         << stats.paced_batches << " device-paced batches), " << stats.dense_layers
+         << " dense layers, "
+         << (stats.fused ? "fused from layer " + std::to_string(stats.fused_from_layer) +
+                               " with " + std::to_string(stats.fused_workers) + " workers"
+                         : std::string("no fused tail"))
+         << "; " << stats.chained_waves << " chained waves contracted\n";
   if (stats.chained_waves != 0) report << "contraction: " << stats.first_decision << "\n";
   std::cout << report.str() << std::flush;
   return exit_ok;

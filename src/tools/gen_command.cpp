@@ -4,6 +4,7 @@
 // does not fit in 64 bits is CountOverflow, a graph that cannot fit in the
 // machine's memory is MemoryConstrained, both naming the arguments to change
 // (exit 3); an allocation that fails anyway is StorageReserveFailed.
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <limits>

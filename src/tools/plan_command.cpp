@@ -151,7 +151,7 @@ int plan_and_print(io::EdgeList list, const PlanArgs& args) {
       narrowed.push_back({static_cast<Ordinal>(d.before), static_cast<Ordinal>(d.after)});
     deps = narrowed.data();
     // The 64-bit list is not needed any more: planning holds only the copy
-    // (what tool_memory_bytes counts).
+    // (what plan_memory_bytes counts).
     std::vector<WaveDependency<std::uint64_t>>().swap(list.dependencies);
   }
   Space space;

@@ -3,13 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <limits>
+#include <exception>
 #include <filesystem>
-#include <new>
-#include <stdexcept>
 #include <fstream>
+#include <limits>
 #include <ostream>
-#include <sstream>
 
 #include <strata/core/error.hpp>
 

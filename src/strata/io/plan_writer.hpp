@@ -8,8 +8,8 @@
 
 #include <charconv>
 #include <cstddef>
-#include <ostream>
 #include <exception>
+#include <ostream>
 #include <string>
 
 #include <strata/core/error.hpp>
