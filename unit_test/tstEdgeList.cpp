@@ -96,6 +96,77 @@ TEST(EdgeList, DirectoryIsIoError) {
   }
 }
 
+TEST(EdgeList, PrintableEscapesControlBytesAndKeepsUtf8) {
+  EXPECT_EQ(printable("plain/path-1.txt"), "plain/path-1.txt");
+  EXPECT_EQ(printable("a\nb\x1b[31m\x7f"), "a\\x0ab\\x1b[31m\\x7f");
+  EXPECT_EQ(printable("donn\xc3\xa9" "es \xe2\x82\xac"), "donn\xc3\xa9" "es \xe2\x82\xac");
+  EXPECT_EQ(printable("\xc2\x9b"), "\\xc2\\x9b");  // C1 control (CSI)
+  EXPECT_EQ(printable("\xff\xc3"), "\\xff\\xc3");  // not UTF-8, truncated sequence
+  EXPECT_EQ(printable(std::string("a\0b", 3)), "a\\x00b");
+}
+
+// docs/errors.md row 65: a path reached the terminal raw (newline, ESC).
+TEST(EdgeList, PathsAreEscapedInMessages) {
+  const std::string path = ::testing::TempDir() + "/no\nsuch\x1b[31m.txt";
+  try {
+    read_edge_list(path);
+    ADD_FAILURE();
+  } catch (const PlanError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::IoError);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no\\x0asuch\\x1b[31m.txt: cannot open file"), std::string::npos) << what;
+    for (const char c : what) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << int(c);
+  }
+}
+
+std::string temp_file(const std::string& name, const std::string& bytes) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+// docs/errors.md rows 63, 64: binary input was "no 'V E' header line".
+TEST(EdgeList, BinaryInputIsNotText) {
+  for (const std::string path :
+       {std::string("/dev/zero"), temp_file("strata_binary.txt", std::string("3 1\n0 1\n\0", 9))}) {
+    try {
+      read_edge_list(path);
+      ADD_FAILURE() << path;
+    } catch (const PlanError& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::ParseError) << e.what();
+      const bool device = path == "/dev/zero";
+      EXPECT_EQ(e.line(), device ? 1u : 3u) << e.what();
+      EXPECT_EQ(e.message(), std::string("not a text edge list: NUL byte at byte ") +
+                                 (device ? "0" : "8"));
+    }
+  }
+}
+
+// docs/errors.md rows 66, 67: --max-memory bounds the reader before it allocates.
+TEST(EdgeList, MemoryBudgetBoundsTheReader) {
+  std::string text = "3 8\n";
+  for (int i = 0; i < 8; ++i) text += "0 1\n";  // 36 bytes, 8 x 16 bytes of list
+  const std::string path = temp_file("strata_budget.txt", text);
+  try {
+    read_edge_list(path, 35);  // the file alone exceeds it: nothing read
+    ADD_FAILURE();
+  } catch (const PlanError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::MemoryConstrained);
+    EXPECT_EQ(e.needed_bytes(), 36u);
+    EXPECT_EQ(e.budget_bytes(), 35u);
+  }
+  try {
+    read_edge_list(path, 163);  // text + list = 164
+    ADD_FAILURE();
+  } catch (const PlanError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::MemoryConstrained);
+    EXPECT_EQ(e.needed_bytes(), 164u);
+  }
+  EXPECT_EQ(read_edge_list(path, 164).dependencies.size(), 8u);
+  EXPECT_EQ(parse_edge_list(text, "x", 164).dependencies.size(), 8u);
+  EXPECT_EQ(read_edge_list(path).dependencies.size(), 8u);  // 0: unbounded
+}
+
 TEST(EdgeList, WriteThenReadRoundTrips) {
   const std::vector<WaveDependency<std::uint64_t>> deps{{0, 1}, {5, 2}, {1, 2}};
   std::ostringstream out;
@@ -120,6 +191,28 @@ TEST(PlanWriter, TextAndJson) {
   std::ostringstream none;
   write_plan_text(none, empty);
   EXPECT_EQ(none.str(), "groups 0 barriers 0\n");
+}
+
+// A stream that fails every write (a full disk): the writer leaves it failed
+// for the caller to check (strata: "output error", exit 3) and does not throw.
+struct FullDevice : std::streambuf {
+  int_type overflow(int_type) override { return traits_type::eof(); }
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+
+TEST(PlanWriter, FailedWriteLeavesTheStreamFailed) {
+  const std::vector<WaveDependency<std::uint32_t>> deps{{0, 1}};
+  const auto plan = plan_barriers(Kokkos::DefaultHostExecutionSpace(), 2, deps.data(), deps.size());
+  for (const bool json : {false, true}) {
+    FullDevice device;
+    std::ostream out(&device);
+    EXPECT_NO_THROW(write_plan(out, plan, json));
+    EXPECT_TRUE(out.fail());
+  }
+  FullDevice device;
+  std::ostream out(&device);
+  EXPECT_NO_THROW(write_edge_list(out, 2, {{0, 1}}));
+  EXPECT_TRUE(out.fail());
 }
 
 }  // namespace

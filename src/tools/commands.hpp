@@ -1,8 +1,10 @@
 #pragma once
 // The strata command-line tool: one function per subcommand.
-// Exit codes: 0 ok; 2 usage error or unreadable/malformed input; 3 invalid graph.
+// Exit codes: 0 ok (everything written); 2 usage error or unreadable/malformed
+// input; 3 invalid graph, resource limit, or output error (docs/errors.md).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,27 @@ inline constexpr int exit_invalid_graph = 3;
 struct UsageError {
   std::string message;
 };
+
+/// An error whose whole line the tool words itself ("Kind: what. Fix: hint",
+/// the Fix naming the tool's arguments); main prints it after `strata: `.
+struct CliError {
+  std::string message;
+  int exit_code;
+};
+
+/// A plain decimal integer (digits only: no sign, space or suffix) that is at
+/// most `max`; nothing otherwise.
+inline std::optional<std::uint64_t> parse_decimal(const std::string& text, std::uint64_t max) {
+  if (text.empty()) return std::nullopt;
+  std::uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (digit > max || value > (max - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  return value;
+}
 
 int plan_command(const std::vector<std::string>& args);
 

@@ -2,6 +2,7 @@
 // (mode, sizes, reason), the device limits it used, and what the planner did.
 #include <cstdint>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include <strata/plan/plan_barriers.hpp>
 
 #include "commands.hpp"
+#include "memory_budget.hpp"
 
 namespace strata::tools {
 
@@ -25,7 +27,7 @@ int explain_command(const std::vector<std::string>& args) {
     const auto g = generate::sweep3d(8, 8, 8);
     list = io::EdgeList{g.wave_count, g.dependencies, g.wave_count - 1};
   } else {
-    list = io::read_edge_list(args[0]);
+    list = io::read_edge_list(args[0], physical_memory_bytes());
   }
   using Space = Kokkos::DefaultExecutionSpace;
   Space space;
@@ -42,30 +44,37 @@ int explain_command(const std::vector<std::string>& args) {
   policy.ordinal_bytes = policy.offset_bytes = sizeof(std::uint64_t);  // explain plans 64-bit
   const auto rec = policy.recommend(request);
 
-  std::cout << "graph: " << list.wave_count << " waves, " << list.dependencies.size()
-            << " dependencies, " << stats.sources << " sources\n"
-            << "device: " << limits.backend << " concurrency " << limits.concurrency
-            << " max_team_size " << limits.max_team_size << " max_league_size "
-            << limits.max_league_size << " max_invocations_per_team "
-            << limits.max_invocations_per_team << " multiprocessors "
-            << limits.multiprocessor_count << "\n"
-            << "recommendation: mode " << launch::launch_mode_name(rec.mode) << " league "
-            << rec.league_size << " team " << rec.team_size << " frontier_capacity "
-            << rec.frontier_capacity << " needed_bytes " << rec.needed_bytes << "\n"
-            << "reason: " << rec.reason << "\n"
-            << "planned: " << plan.group_count() << " groups, " << plan.global_barriers()
-            << " barriers; " << stats.sparse_layers << " sparse layers ("
-            << stats.paced_batches << " device-paced batches), " << stats.dense_layers
-            << " dense layers, "
-            << (stats.fused ? "fused from layer " + std::to_string(stats.fused_from_layer) +
-                                  " with " + std::to_string(stats.fused_workers) + " workers"
-                            : std::string("no fused tail"))
-            << "; " << stats.chained_waves << " chained waves contracted\n";
-  if (stats.chained_waves != 0) std::cout << "contraction: " << stats.first_decision << "\n";
+  // The whole report is composed first and written at once: an error (out of
+  // memory) while composing writes nothing.
+  std::ostringstream report;
+  report << "graph: " << list.wave_count << " waves, " << list.dependencies.size()
+         << " dependencies, " << stats.sources << " sources\n"
+         << "device: " << limits.backend << " concurrency " << limits.concurrency
+         << " max_team_size " << limits.max_team_size << " max_league_size "
+         << limits.max_league_size << " max_invocations_per_team "
+         << limits.max_invocations_per_team << " multiprocessors "
+         << limits.multiprocessor_count << "\n"
+         << "recommendation: mode " << launch::launch_mode_name(rec.mode) << " league "
+         << rec.league_size << " team " << rec.team_size << " frontier_capacity "
+         << rec.frontier_capacity << " needed_bytes " << rec.needed_bytes << "\n"
+         << "reason: " << rec.reason << "\n"
+         << "planned: " << plan.group_count() << " groups, " << plan.global_barriers()
+         << " barriers; " << stats.sparse_layers << " sparse layers ("
+         << stats.paced_batches << " device-paced batches), " << stats.dense_layers
+         << " dense layers, "
+         << (stats.fused ? "fused from layer " + std::to_string(stats.fused_from_layer) +
+                               " with " + std::to_string(stats.fused_workers) + " workers"
+                         : std::string("no fused tail"))
+         << "; " << stats.chained_waves << " chained waves contracted\n";
+  if (stats.chained_waves != 0) report << "contraction: " << stats.first_decision << "\n";
+  if (stats.persistent)
+    report << "persistent: layers from " << stats.persistent_from_layer << " in one launch of "
+           << stats.persistent_teams << " co-resident teams\n";
   if (stats.dense_budget_spent_at_layer != 0)
-    std::cout << "bottom-up bound: from layer " << stats.dense_budget_spent_at_layer
-              << " top-down (bottom-up steps had scanned " << policy.dense_scan_budget
-              << "x the graph)\n";
+    report << "bottom-up bound: from layer " << stats.dense_budget_spent_at_layer
+           << " top-down (bottom-up steps had scanned " << policy.dense_scan_budget
+           << "x the graph)\n";
+  std::cout << report.str() << std::flush;
   return exit_ok;
 }
 

@@ -1,6 +1,15 @@
 // strata gen KIND ARGS...: write a generated graph in the edge-list format.
+//
+// Every size is checked before anything is generated: a wave count that
+// does not fit in 64 bits is CountOverflow, a graph that cannot fit in the
+// machine's memory is MemoryConstrained, both naming the arguments to change
+// (exit 3); an allocation that fails anyway is StorageReserveFailed.
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
+#include <limits>
+#include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,22 +17,49 @@
 #include <strata/io/edge_list.hpp>
 
 #include "commands.hpp"
+#include "memory_budget.hpp"
 
 namespace strata::tools {
 
 namespace {
+
+constexpr std::uint64_t max64 = std::numeric_limits<std::uint64_t>::max();
+
 std::uint64_t parse_count(const std::string& s, const char* what) {
-  std::size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty() || s[0] == '-')
-    throw UsageError{std::string(what) + " must be a non-negative integer, not '" + s + "'"};
-  return v;
+  const auto v = parse_decimal(s, max64);
+  if (!v)
+    throw UsageError{std::string(what) + " must be a non-negative integer below 2^64 (digits only), not '" +
+                     s + "'"};
+  return *v;
 }
+
+/// a * b, or nothing when it does not fit in 64 bits.
+std::optional<std::uint64_t> product(std::optional<std::uint64_t> a, std::uint64_t b) {
+  if (!a || (b != 0 && *a > max64 / b)) return std::nullopt;
+  return *a * b;
+}
+std::optional<std::uint64_t> sum(std::optional<std::uint64_t> a, std::optional<std::uint64_t> b) {
+  if (!a || !b || *a > max64 - *b) return std::nullopt;
+  return *a + *b;
+}
+
+/// What a `gen` call will hold before it writes anything.
+struct GenShape {
+  std::optional<std::uint64_t> waves;         ///< nothing: beyond 64 bits
+  std::optional<std::uint64_t> dependencies;  ///< at most
+  std::optional<std::uint64_t> bytes;         ///< host memory at the high point
+};
+
+/// `ids_per_wave`: 64-bit id arrays per wave (a permutation: 2, a shuffle: 1);
+/// `copies_per_dependency`: 8-byte entries per dependency beyond the list.
+GenShape shape(std::optional<std::uint64_t> waves, std::optional<std::uint64_t> dependencies,
+               std::uint64_t ids_per_wave, std::uint64_t copies_per_dependency = 0) {
+  GenShape s{waves, dependencies, std::nullopt};
+  s.bytes = sum(product(dependencies, 16 + 8 * copies_per_dependency),
+                product(waves, 8 * ids_per_wave));
+  return s;
+}
+
 }  // namespace
 
 int gen_command(const std::vector<std::string>& argv) {
@@ -46,43 +82,138 @@ int gen_command(const std::vector<std::string>& argv) {
   auto opt = [&](std::size_t i, const char* what, std::uint64_t fallback) {
     return i < args.size() ? parse_count(args[i], what) : fallback;
   };
-  generate::GeneratedGraph g;
+  auto at_most = [&](std::size_t count, const char* form) {
+    if (args.size() > count + 1)
+      throw UsageError{"'gen " + kind + "' takes " + form + ", got " +
+                       std::to_string(args.size() - 1) + " arguments"};
+  };
+  // The arguments, then the shape they ask for, then the graph.
+  generate::GeneratedGraph (*make)(const std::vector<std::uint64_t>&, std::uint64_t) = nullptr;
+  std::vector<std::uint64_t> v;
+  std::string names;  // the arguments that size the graph, for the Fix hint
+  GenShape s;
   if (kind == "sweep2d") {
-    const auto nx = arg(1, "NX");
-    g = generate::sweep2d(nx, opt(2, "NY", nx));
+    at_most(2, "NX [NY]");
+    v = {arg(1, "NX")};
+    v.push_back(opt(2, "NY", v[0]));
+    names = "NX and NY";
+    const auto w = product(v[0], v[1]);
+    s = shape(w, product(w, 2), 0);
+    make = [](const std::vector<std::uint64_t>& a, std::uint64_t) {
+      return generate::sweep2d(a[0], a[1]);
+    };
   } else if (kind == "sweep3d") {
-    const auto n = arg(1, "N");
-    g = generate::sweep3d(n, opt(2, "NY", n), opt(3, "NZ", n));
-  } else if (kind == "chain") {
-    g = generate::chain(arg(1, "N"));
-  } else if (kind == "fanout") {
-    g = generate::fanout(arg(1, "N"));
+    at_most(3, "N [NY NZ]");
+    v = {arg(1, "N")};
+    v.push_back(opt(2, "NY", v[0]));
+    v.push_back(opt(3, "NZ", v[0]));
+    names = "N (and NY, NZ)";
+    const auto w = product(product(v[0], v[1]), v[2]);
+    s = shape(w, product(w, 3), 0);
+    make = [](const std::vector<std::uint64_t>& a, std::uint64_t) {
+      return generate::sweep3d(a[0], a[1], a[2]);
+    };
+  } else if (kind == "chain" || kind == "fanout" || kind == "fanin") {
+    at_most(1, "N");
+    v = {arg(1, "N")};
+    names = "N";
+    s = shape(v[0], v[0], 0);
+    if (kind == "chain")
+      make = [](const std::vector<std::uint64_t>& a, std::uint64_t) { return generate::chain(a[0]); };
+    else if (kind == "fanout")
+      make = [](const std::vector<std::uint64_t>& a, std::uint64_t) { return generate::fanout(a[0]); };
+    else
+      make = [](const std::vector<std::uint64_t>& a, std::uint64_t) { return generate::fanin(a[0]); };
   } else if (kind == "layered") {
-    const auto skip = opt(4, "SKIP_PERCENT", 0);
-    if (skip > 100) throw UsageError{"SKIP_PERCENT must be in 0..100"};
-    g = generate::layered(arg(1, "WIDTH"), arg(2, "DEPTH"), opt(3, "FAN_IN", 2),
-                          static_cast<unsigned>(skip), true, seed);
+    at_most(4, "WIDTH DEPTH [FAN_IN [SKIP_PERCENT]]");
+    v = {arg(1, "WIDTH"), arg(2, "DEPTH"), opt(3, "FAN_IN", 2), opt(4, "SKIP_PERCENT", 0)};
+    if (v[3] > 100) throw UsageError{"SKIP_PERCENT must be in 0..100"};
+    names = "WIDTH, DEPTH and FAN_IN";
+    const auto w = product(v[0], v[1]);
+    const std::uint64_t per_wave = v[2] == 0 ? 2 : (v[2] == max64 ? max64 : v[2] + 1);
+    s = shape(w, product(w, per_wave), 1);
+    make = [](const std::vector<std::uint64_t>& a, std::uint64_t sd) {
+      return generate::layered(a[0], a[1], a[2], static_cast<unsigned>(a[3]), true, sd);
+    };
   } else if (kind == "random") {
-    g = generate::random_dag(arg(1, "WAVES"), arg(2, "DEPENDENCIES"), seed);
-  } else if (kind == "fanin") {
-    g = generate::fanin(arg(1, "N"));
+    at_most(2, "WAVES DEPENDENCIES");
+    v = {arg(1, "WAVES"), arg(2, "DEPENDENCIES")};
+    names = "WAVES and DEPENDENCIES";
+    s = shape(v[0], v[0] < 2 ? 0 : v[1], 1);
+    make = [](const std::vector<std::uint64_t>& a, std::uint64_t sd) {
+      return generate::random_dag(a[0], a[1], sd);
+    };
   } else if (kind == "tree") {
-    const auto n = arg(1, "N");
+    at_most(2, "N [in|out]");
+    v = {arg(1, "N")};
+    names = "N";
     const std::string direction = args.size() > 2 ? args[2] : "out";
     if (direction != "in" && direction != "out")
       throw UsageError{"tree direction must be 'in' or 'out', not '" + direction + "'"};
-    g = generate::binary_tree(n, direction == "in" ? generate::TreeDirection::In
-                                                   : generate::TreeDirection::Out);
+    v.push_back(direction == "in");
+    s = shape(v[0], v[0], 0);
+    make = [](const std::vector<std::uint64_t>& a, std::uint64_t) {
+      return generate::binary_tree(a[0], a[1] ? generate::TreeDirection::In
+                                              : generate::TreeDirection::Out);
+    };
   } else if (kind == "ilu2d") {
-    const auto nx = arg(1, "NX");
-    g = generate::ilu2d(nx, opt(2, "NY", nx), seed);
+    at_most(2, "NX [NY]");
+    v = {arg(1, "NX")};
+    v.push_back(opt(2, "NY", v[0]));
+    names = "NX and NY";
+    const auto w = product(v[0], v[1]);
+    s = shape(w, product(w, 2), 2);
+    make = [](const std::vector<std::uint64_t>& a, std::uint64_t sd) {
+      return generate::ilu2d(a[0], a[1], sd);
+    };
   } else if (kind == "ilu3d") {
-    const auto n = arg(1, "N");
-    g = generate::ilu3d(n, opt(2, "NY", n), opt(3, "NZ", n), seed);
+    at_most(3, "N [NY NZ]");
+    v = {arg(1, "N")};
+    v.push_back(opt(2, "NY", v[0]));
+    v.push_back(opt(3, "NZ", v[0]));
+    names = "N (and NY, NZ)";
+    const auto w = product(product(v[0], v[1]), v[2]);
+    s = shape(w, product(w, 3), 2);
+    make = [](const std::vector<std::uint64_t>& a, std::uint64_t sd) {
+      return generate::ilu3d(a[0], a[1], a[2], sd);
+    };
   } else if (kind == "powerlaw") {
-    g = generate::power_law(arg(1, "N"), opt(2, "EDGES_PER_WAVE", 4), seed);
+    at_most(2, "N [EDGES_PER_WAVE]");
+    v = {arg(1, "N"), opt(2, "EDGES_PER_WAVE", 4)};
+    names = "N and EDGES_PER_WAVE";
+    const std::uint64_t per_wave = v[0] < 2 ? 0 : std::min(v[1], v[0] - 1);
+    s = shape(v[0], product(v[0] < 2 ? 0 : v[0] - 1, per_wave), 0, 1);
+    make = [](const std::vector<std::uint64_t>& a, std::uint64_t sd) {
+      return generate::power_law(a[0], a[1], sd);
+    };
   } else {
     throw UsageError{"unknown graph kind '" + kind + "'"};
+  }
+  std::string call = "gen " + kind;
+  for (std::size_t i = 1; i < args.size(); ++i) call += " " + args[i];
+  if (!s.waves || !s.dependencies)
+    throw CliError{"CountOverflow: '" + call + "' asks for " +
+                       (s.waves ? "more dependencies" : "more waves") +
+                       " than 64-bit counts hold. Fix: choose smaller " + names + ".",
+                   exit_invalid_graph};
+  const std::uint64_t memory = physical_memory_bytes();
+  if (!s.bytes || *s.bytes > memory)
+    throw CliError{"MemoryConstrained: '" + call + "' needs " +
+                       (s.bytes ? std::to_string(*s.bytes) : std::string("more than 2^64")) +
+                       " bytes (" + std::to_string(*s.waves) + " waves, up to " +
+                       std::to_string(*s.dependencies) + " dependencies) but this machine has " +
+                       std::to_string(memory) + " bytes of memory. Fix: choose smaller " + names +
+                       ".",
+                   exit_invalid_graph};
+  generate::GeneratedGraph g;
+  try {
+    g = make(v, seed);
+  } catch (const std::exception& e) {  // std::bad_alloc, std::length_error (ulimit -v)
+    throw CliError{"StorageReserveFailed: '" + call + "' could not allocate its graph (" +
+                       std::to_string(*s.bytes) + " bytes): " + e.what() +
+                       ". Fix: choose smaller " + names +
+                       ", or run where more memory is available (check ulimit -v).",
+                   exit_invalid_graph};
   }
   io::write_edge_list(std::cout, g.wave_count, g.dependencies, g.description);
   std::cout.flush();

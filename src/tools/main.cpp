@@ -1,7 +1,10 @@
 // strata: plan the barrier layers of a wave dependency DAG from the command line.
+#include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,12 +14,16 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/error.hpp>
+#include <strata/core/storage.hpp>
+#include <strata/io/edge_list.hpp>
 #include <strata/version.hpp>
 #ifdef STRATA_ENABLE_MPI
 #include <mpi.h>
 #endif
 
 #include "commands.hpp"
+#include "kokkos_options.hpp"
+#include "output.hpp"
 
 namespace {
 
@@ -37,7 +44,8 @@ const char* const kUsage =
     "       strata --version | --help\n"
     "Kokkos options (e.g. --kokkos-threads=N) are accepted before or after the command.\n"
     "Input format: '#' comment lines, then 'V E', then E lines 'before after' (0-based).\n"
-    "Exit codes: 0 ok, 2 usage or malformed input, 3 invalid graph.\n";
+    "Exit codes: 0 ok (all output written), 2 usage or malformed input, 3 invalid graph,\n"
+    "resource limit or output error (docs/errors.md).\n";
 
 int run(const std::vector<std::string>& args) {
   if (args.empty()) throw strata::tools::UsageError{"missing command"};
@@ -62,25 +70,140 @@ int run(const std::vector<std::string>& args) {
 
 }  // namespace
 
-/// Kokkos::initialize prints its warnings (e.g. about OMP_PROC_BIND) with
-/// printf on stdout; stdout must carry nothing but the plan or the graph, so
-/// file descriptor 1 points at stderr while Kokkos starts.
+/// Kokkos::initialize prints its warnings (OMP_PROC_BIND, oversubscribed
+/// cores) with printf and std::cout/std::cerr. stdout must carry nothing but
+/// the plan or the graph, and a `strata:` error line must come first on
+/// stderr, so everything Kokkos prints while it starts is captured (file
+/// descriptors 1 and 2 point at a temporary file) and main prints it on
+/// stderr once the command is done, after any error line. Should Kokkos abort
+/// during initialize, what it printed is copied to stderr before the abort.
 class KokkosSession {
  public:
-  KokkosSession(int& argc, char* argv[]) {
+  KokkosSession(std::vector<char*> argv, std::string& messages) {
+    std::cout.flush();
+    std::cerr.flush();
     std::fflush(stdout);
-    const int saved = ::dup(1);
-    if (saved >= 0) ::dup2(2, 1);
-    Kokkos::initialize(argc, argv);
-    std::fflush(stdout);
-    if (saved >= 0) {
-      ::dup2(saved, 1);
-      ::close(saved);
+    std::fflush(stderr);
+    FILE* capture = std::tmpfile();
+    saved_out_ = ::dup(1);
+    captured_err_ = ::dup(2);
+    const bool capturing = capture != nullptr && saved_out_ >= 0 && captured_err_ >= 0;
+    if (capturing) {
+      capture_fd_ = ::fileno(capture);
+      ::dup2(capture_fd_, 1);
+      ::dup2(capture_fd_, 2);
+      abort_copy_from = capture_fd_;
+      abort_copy_to = captured_err_;
+      previous_abort_ = std::signal(SIGABRT, copy_captured_on_abort);
+      static const bool registered = std::atexit(report_exit_during_initialize) == 0;
+      (void)registered;
+    } else if (saved_out_ >= 0) {
+      ::dup2(2, 1);  // no temporary file: Kokkos' messages go to stderr at once
     }
+    int argc = static_cast<int>(argv.size());
+    argv.push_back(nullptr);
+    try {
+      Kokkos::initialize(argc, argv.data());
+    } catch (const std::bad_alloc&) {
+      restore(messages, capture);
+      throw;
+    } catch (const std::exception& e) {
+      restore(messages, capture);
+      const std::string what = strata::detail::one_line_message(e.what());
+      if (what.find("allocate") != std::string::npos)  // Kokkos out of memory (ulimit -v)
+        throw strata::tools::CliError{
+            "StorageReserveFailed: Kokkos::initialize could not allocate its memory: " + what +
+                ". Fix: run where more memory is available (check ulimit -v).",
+            strata::tools::exit_invalid_graph};
+      throw strata::PlanError::invalid_argument(
+          "Kokkos::initialize refused the Kokkos options or environment: " +
+              strata::detail::one_line_message(e.what()),
+          "check the --kokkos-* options and the KOKKOS_* environment variables");
+    }
+    restore(messages, capture);
   }
   ~KokkosSession() { Kokkos::finalize(); }
   KokkosSession(const KokkosSession&) = delete;
   KokkosSession& operator=(const KokkosSession&) = delete;
+
+ private:
+  static inline volatile int abort_copy_from = -1;
+  static inline volatile int abort_copy_to = -1;
+  static void copy_captured_on_abort(int signal) {  // async-signal-safe calls only
+    if (abort_copy_from >= 0 && abort_copy_to >= 0) {
+      ::dup2(abort_copy_to, 1);
+      ::dup2(abort_copy_to, 2);
+      ::lseek(abort_copy_from, 0, SEEK_SET);
+      char buffer[4096];
+      ssize_t n = 0;
+      while ((n = ::read(abort_copy_from, buffer, sizeof buffer)) > 0)
+        if (::write(2, buffer, static_cast<std::size_t>(n)) < 0) break;
+    }
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+  }
+
+  /// Runs when something calls exit() inside Kokkos::initialize: libgomp
+  /// does when it cannot create its threads (a small `ulimit -v`). That is
+  /// a resource limit: the strata: line, then what was printed, exit 3.
+  /// Any other exit keeps its code, with what was printed on stderr.
+  static void report_exit_during_initialize() {
+    if (abort_copy_from < 0 || abort_copy_to < 0) return;  // not inside initialize
+    std::string captured;
+    ::lseek(abort_copy_from, 0, SEEK_SET);
+    char buffer[4096];
+    ssize_t n = 0;
+    while ((n = ::read(abort_copy_from, buffer, sizeof buffer)) > 0)
+      captured.append(buffer, static_cast<std::size_t>(n));
+    const int err = abort_copy_to;
+    abort_copy_from = abort_copy_to = -1;
+    const auto write_all = [err](const std::string& text) {
+      if (::write(err, text.data(), text.size()) < 0) return;
+    };
+    const auto at = captured.find("Thread creation failed");
+    if (at != std::string::npos) {
+      const auto begin = captured.rfind('\n', at);
+      const auto from = begin == std::string::npos ? 0 : begin + 1;
+      const std::string first = captured.substr(from, captured.find('\n', at) - from);
+      write_all("strata: StorageReserveFailed: Kokkos::initialize could not start its threads (" +
+                strata::io::printable(first) +
+                "). Fix: run where more memory is available (check ulimit -v), or with fewer "
+                "threads (--kokkos-threads=N).\n" + captured);
+      ::_exit(strata::tools::exit_invalid_graph);
+    }
+    write_all(captured);
+  }
+
+  void restore(std::string& messages, FILE* capture) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    if (capture_fd_ >= 0) {
+      std::signal(SIGABRT, previous_abort_ == SIG_ERR ? SIG_DFL : previous_abort_);
+      abort_copy_from = abort_copy_to = -1;
+      ::dup2(captured_err_, 2);
+      ::lseek(capture_fd_, 0, SEEK_SET);
+      char buffer[4096];
+      ssize_t n = 0;
+      while ((n = ::read(capture_fd_, buffer, sizeof buffer)) > 0)
+        messages.append(buffer, static_cast<std::size_t>(n));
+    }
+    if (saved_out_ >= 0) {
+      ::dup2(saved_out_, 1);
+      ::close(saved_out_);
+      saved_out_ = -1;
+    }
+    if (captured_err_ >= 0) {
+      ::close(captured_err_);
+      captured_err_ = -1;
+    }
+    if (capture != nullptr) std::fclose(capture);
+    capture_fd_ = -1;
+  }
+
+  int saved_out_ = -1, captured_err_ = -1, capture_fd_ = -1;
+  void (*previous_abort_)(int) = SIG_DFL;
 };
 
 #ifdef STRATA_ENABLE_MPI
@@ -101,39 +224,110 @@ class MpiSession {
 };
 #endif
 
+namespace {
+
+/// The CLI's wording of a library error where the library's own hint names
+/// library settings (device_memory_budget_bytes, 64-bit ordinals) instead of
+/// the tool's flags.
+std::string cli_message(const strata::PlanError& e, bool distributed) {
+  using strata::ErrorKind;
+  if (e.kind() == ErrorKind::MemoryConstrained)
+    return "MemoryConstrained: planning needs " + std::to_string(e.needed_bytes()) +
+           " bytes but the memory budget is " + std::to_string(e.budget_bytes()) + " bytes. Fix: " +
+           (distributed ? "raise --rank-budget or run on more ranks."
+                        : "raise --max-memory (default: the physical memory), or plan it over MPI "
+                          "ranks with --distributed (under mpiexec).");
+  if (e.kind() == ErrorKind::StorageReserveFailed)
+    return "StorageReserveFailed: could not reserve storage for " +
+           std::to_string(e.requested()) + " " + e.field() + ": " + e.message() +
+           ". Fix: run where more memory is available (check ulimit -v)" +
+           (distributed ? ", or run on more ranks."
+                        : ", or set --max-memory to the memory available so that strata refuses "
+                          "such a graph before allocating.");
+  return e.what();
+}
+
+/// `strata: MESSAGE` as one line (control bytes escaped), then `after`, in
+/// one write: under mpiexec no other process' output can split the line.
+void print_error(const std::string& message, const char* after = "") {
+  const std::string text = "strata: " + strata::io::printable(message) + "\n" + after;
+  std::cerr.write(text.data(), static_cast<std::streamsize>(text.size()));
+  std::cerr.flush();
+}
+
+}  // namespace
+
 int main(int argc, char* argv[]) {
-  KokkosSession kokkos(argc, argv);
-  std::vector<std::string> args;
-  for (int i = 1; i < argc; ++i)
-    if (std::strncmp(argv[i], "--kokkos-", 9) != 0) args.emplace_back(argv[i]);
+  namespace tools = strata::tools;
+  tools::prepare_standard_streams();
+  // Kokkos sees only its own options (not --help, --threads, ... meant for strata).
+  std::vector<char*> kokkos_argv{argv[0]};
+  std::vector<std::string> kokkos_args, args;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--kokkos-", 9) == 0) {
+      kokkos_argv.push_back(argv[i]);
+      kokkos_args.emplace_back(argv[i]);
+    } else {
+      args.emplace_back(argv[i]);
+    }
+  }
+  bool distributed = false;
+  for (const auto& a : args) distributed = distributed || a == "--distributed";
+  std::string kokkos_messages;
+  int code = 1;
+  // Declared outside the try: an error is printed before MPI_Finalize (which
+  // holds every rank until rank 0 is there) and Kokkos::finalize.
+  std::optional<KokkosSession> kokkos;
 #ifdef STRATA_ENABLE_MPI
   std::optional<MpiSession> mpi;
-  if (!args.empty() && args[0] == "plan")
-    for (const auto& a : args)
-      if (a == "--distributed") mpi.emplace();
 #endif
-  const bool print = strata::tools::is_output_rank();
   try {
-    return run(args);
-  } catch (const strata::tools::UsageError& e) {
+    tools::check_kokkos_options(kokkos_args);
+    kokkos.emplace(kokkos_argv, kokkos_messages);
+    tools::capture_stdout();
+#ifdef STRATA_ENABLE_MPI
+    if (!args.empty() && args[0] == "plan" && distributed) mpi.emplace();
+#endif
+    code = run(args);
+    tools::finish_output();
+  } catch (const tools::OutputError& e) {
+    print_error(tools::output_error_message(e.error_number));
+    code = tools::exit_invalid_graph;
+  } catch (const tools::UsageError& e) {
     // Same shape as every other error: kind, message, Fix: hint (then the usage).
-    if (print)
-      std::cerr << "strata: InvalidArgument: " << e.message
-                << ". Fix: correct the command line (usage below, or strata --help).\n"
-                << kUsage;
-    return strata::tools::exit_usage;
+    if (tools::is_output_rank())
+      print_error("InvalidArgument: " + e.message +
+                      ". Fix: correct the command line (usage below, or strata --help).",
+                  kUsage);
+    code = tools::exit_usage;
+  } catch (const tools::CliError& e) {
+    if (tools::is_output_rank()) print_error(e.message);
+    code = e.exit_code;
   } catch (const strata::PlanError& e) {
-    if (print) std::cerr << "strata: " << e.what() << "\n";
+    if (tools::is_output_rank()) print_error(cli_message(e, distributed));
     switch (e.kind()) {
       case strata::ErrorKind::ParseError:
       case strata::ErrorKind::IoError:
       case strata::ErrorKind::InvalidArgument:
-        return strata::tools::exit_usage;
+        code = tools::exit_usage;
+        break;
       default:
-        return strata::tools::exit_invalid_graph;
+        code = tools::exit_invalid_graph;
     }
+  } catch (const std::bad_alloc& e) {  // out of memory where no typed check applies
+    if (tools::is_output_rank())
+      print_error(std::string("StorageReserveFailed: out of memory (") + e.what() +
+                  "). Fix: run where more memory is available (check ulimit -v).");
+    code = tools::exit_invalid_graph;
   } catch (const std::exception& e) {
-    std::cerr << "strata: internal error: " << e.what() << "\n";
-    return 1;
+    print_error(std::string("internal error: ") + e.what());
+    code = 1;
   }
+  tools::discard_output();  // after an error: what the command buffered is never written
+#ifdef STRATA_ENABLE_MPI
+  mpi.reset();
+#endif
+  kokkos.reset();
+  if (!kokkos_messages.empty()) std::cerr << kokkos_messages << std::flush;
+  return code;
 }

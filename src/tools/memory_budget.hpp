@@ -7,7 +7,7 @@
 // The byte needs come from strata::planner_storage_bytes (launch/), the one
 // formula the planner's own device_memory_budget_bytes check and the launch
 // policy use; here it is evaluated without overflow for counts a header can
-// claim, plus the 32-bit copy of the dependency list the tool makes.
+// claim, plus the dependency list(s) the tool holds meanwhile.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -65,10 +65,14 @@ inline std::uint64_t parse_byte_count(const std::string& text,
   return value << shift;
 }
 
-/// Bytes one `strata plan` of this shape holds at least: the planner's storage
-/// (CSR, scratch, result; sparse mode, the smallest) plus the narrowed copy of
-/// the dependencies when planning with ordinals narrower than 64 bits.
-/// Saturates at 2^64 - 1 instead of wrapping.
+/// Bytes one `strata plan` of this shape holds at its high point, after the
+/// reader (whose own high point, text plus list, the reader bounds): the
+/// planner's storage (CSR, scratch, result; sparse mode, the smallest) plus
+/// the dependencies it plans from. With 64-bit ordinals that is the reader's
+/// list (16 bytes each); narrower ordinals plan from a narrowed copy and the
+/// 64-bit list is freed first, so the high point is the larger of the
+/// narrowing (both lists) and the planning (the copy). Saturates at 2^64 - 1
+/// instead of wrapping.
 template <class Ordinal>
 std::uint64_t plan_memory_bytes(std::uint64_t waves, std::uint64_t dependencies) {
   constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
@@ -77,9 +81,11 @@ std::uint64_t plan_memory_bytes(std::uint64_t waves, std::uint64_t dependencies)
   constexpr std::uint64_t safe = std::uint64_t(1) << 56;
   if (waves >= safe || dependencies >= safe) return max;
   const auto need = planner_storage_bytes(waves, dependencies, sizeof(Ordinal), sizeof(Ordinal));
-  std::uint64_t total = need.total();
-  if (sizeof(Ordinal) < sizeof(std::uint64_t)) total += dependencies * sizeof(WaveDependency<Ordinal>);
-  return total;
+  const std::uint64_t list = dependencies * sizeof(WaveDependency<std::uint64_t>);
+  if (sizeof(Ordinal) == sizeof(std::uint64_t)) return need.total() + list;
+  const std::uint64_t copy = dependencies * sizeof(WaveDependency<Ordinal>);
+  const std::uint64_t planning = need.total() + copy, narrowing = list + copy;
+  return planning > narrowing ? planning : narrowing;
 }
 
 /// Throws what planning would (CountOverflow for a shape the types cannot

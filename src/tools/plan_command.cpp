@@ -72,13 +72,10 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
       a.max_memory = parse_byte_count(value("--max-memory"));
     } else if (s == "--repeats") {
       const std::string& v = value("--repeats");
-      try {
-        a.repeats = std::stoi(v);
-      } catch (const std::exception&) {
-        a.repeats = 0;
-      }
-      if (a.repeats < 1 || a.repeats > 1000)
+      const auto n = parse_decimal(v, 1000);
+      if (!n || *n < 1)
         throw UsageError{"--repeats must be an integer in 1..1000, not '" + v + "'"};
+      a.repeats = static_cast<int>(*n);
     } else if (!s.empty() && s[0] == '-') {
       throw UsageError{"unknown option '" + s + "' for 'plan'"};
     } else if (a.file.empty()) {
@@ -100,6 +97,24 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
   return a;
 }
 
+/// The input file read within the budget; the reader's MemoryConstrained
+/// worded for the tool (its Fix names --max-memory).
+io::EdgeList read_input(const std::string& file, std::uint64_t budget, bool budget_given) {
+  try {
+    return io::read_edge_list(file, budget);
+  } catch (const PlanError& e) {
+    if (e.kind() != ErrorKind::MemoryConstrained) throw;
+    throw CliError{"MemoryConstrained: reading " + io::printable(file) + " needs at least " +
+                       std::to_string(e.needed_bytes()) +
+                       " bytes (its text and its dependency list) but the memory budget is " +
+                       std::to_string(budget) + " bytes" +
+                       (budget_given ? "" : " (the physical memory)") +
+                       ". Fix: raise --max-memory, or plan it over MPI ranks with --distributed "
+                       "(under mpiexec).",
+                   exit_invalid_graph};
+  }
+}
+
 /// The built-in demo: a 3-D upwind transport sweep over 8x8x8 cells.
 io::EdgeList demo_graph() {
   const auto g = generate::sweep3d(8, 8, 8);
@@ -119,19 +134,26 @@ double seconds(Fn&& fn) {
 }
 
 template <class Ordinal>
-int plan_and_print(const io::EdgeList& list, const PlanArgs& args) {
+int plan_and_print(io::EdgeList list, const PlanArgs& args) {
   using Space = Kokkos::DefaultExecutionSpace;
   std::vector<WaveDependency<Ordinal>> narrowed;
   const WaveDependency<Ordinal>* deps = nullptr;
+  const std::size_t count = list.dependencies.size();
   if constexpr (std::is_same_v<Ordinal, std::uint64_t>) {
     deps = list.dependencies.data();
   } else {
-    narrowed.reserve(list.dependencies.size());
+    try {
+      narrowed.reserve(count);
+    } catch (const std::exception& e) {  // std::bad_alloc
+      throw PlanError::storage_reserve_failed("narrowed dependencies", count, e.what());
+    }
     for (const auto& d : list.dependencies)
       narrowed.push_back({static_cast<Ordinal>(d.before), static_cast<Ordinal>(d.after)});
     deps = narrowed.data();
+    // The 64-bit list is not needed any more: planning holds only the copy
+    // (what plan_memory_bytes counts).
+    std::vector<WaveDependency<std::uint64_t>>().swap(list.dependencies);
   }
-  const std::size_t count = list.dependencies.size();
   Space space;
   PlannerScratch<Space, Ordinal, Ordinal> scratch;
   PlanOptions options;
@@ -196,19 +218,20 @@ int plan_command(const std::vector<std::string>& argv) {
     throw UsageError{"--distributed needs a strata built with MPI (STRATA_ENABLE_MPI)"};
 #endif
   }
-  const io::EdgeList list = args.demo ? demo_graph() : io::read_edge_list(args.file);
+  // The budget bounds the reader (the file's text and its dependency list)
+  // and then the planning, each checked before it allocates.
+  const std::uint64_t budget = args.max_memory != 0 ? args.max_memory : physical_memory_bytes();
+  io::EdgeList list = args.demo ? demo_graph() : read_input(args.file, budget, args.max_memory != 0);
   // 32-bit ordinals and offsets when everything fits (half the memory traffic);
   // ids beyond 32 bits are kept exact so they are reported as they were written.
-  // The budget is checked before anything is allocated for the plan.
   constexpr std::uint64_t max32 = std::numeric_limits<std::uint32_t>::max();
-  const std::uint64_t budget = args.max_memory != 0 ? args.max_memory : physical_memory_bytes();
   const std::uint64_t waves = list.wave_count, edges = list.dependencies.size();
   if (waves <= max32 && edges <= max32 && list.max_wave_id <= max32) {
     check_plan_memory<std::uint32_t>(waves, edges, budget);
-    return plan_and_print<std::uint32_t>(list, args);
+    return plan_and_print<std::uint32_t>(std::move(list), args);
   }
   check_plan_memory<std::uint64_t>(waves, edges, budget);
-  return plan_and_print<std::uint64_t>(list, args);
+  return plan_and_print<std::uint64_t>(std::move(list), args);
 }
 
 }  // namespace strata::tools

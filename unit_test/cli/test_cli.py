@@ -7,9 +7,11 @@ tests). Usage: test_cli.py PATH_TO_STRATA"""
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
+import time
 
 STRATA = sys.argv[1]
 TMP = tempfile.mkdtemp(prefix="strata_cli_")
@@ -185,6 +187,74 @@ check("explain reports the plan's groups",
 check("explain names the planner's counters",
       "device-paced batches" in lines.get("planned", "") and "chained waves" in lines.get("planned", ""), out)
 expect_error("explain needs a file", ["explain"], 2, "'explain' takes one FILE")
+
+# --- issue 12: memory limits, output errors, Kokkos messages --------------------
+ASAN = "ASAN_OPTIONS" in os.environ  # ASan cannot run in a small address space
+
+# Under any address-space limit the tool either writes the whole output
+# (exit 0) or nothing, with one typed error line (exit 3): never half a plan
+# (a writer used to flush 491,518 bytes before its bad_alloc), never
+# "internal error", never a signal. The limits climb until two in a row succeed.
+if not ASAN:
+    chain = write("chain200k.txt", edge_list(200000, [(w, w + 1) for w in range(199999)]))
+    for args in (["plan", chain, "--output", "json"], ["gen", "sweep3d", "40"]):
+        full = subprocess.run([STRATA, *args], capture_output=True, timeout=300).stdout
+        name = "ulimit -v " + " ".join(a if a != chain else "FILE" for a in args)
+        successes = errors = 0
+        for mib in list(range(8, 64, 4)) + list(range(64, 2048, 32)):
+            limit = mib << 20
+            p = subprocess.run([STRATA, *args], capture_output=True, timeout=300,
+                               preexec_fn=lambda l=limit: resource.setrlimit(resource.RLIMIT_AS, (l, l)))
+            err = p.stderr.decode("utf-8", "backslashreplace")
+            if p.returncode == 127 and "error while loading shared libraries" in err:
+                continue  # the loader, before strata runs
+            if p.returncode == 0:
+                check(name + " %dM: whole output" % mib, p.stdout == full, "%d of %d bytes" % (len(p.stdout), len(full)))
+                successes += 1
+                if successes == 2:
+                    break
+                continue
+            errors += 1
+            check(name + " %dM: nothing on stdout" % mib, p.stdout == b"", "%d bytes" % len(p.stdout))
+            check(name + " %dM: exit 3, typed" % mib, p.returncode == 3 and err.startswith("strata: ") and
+                  "Fix:" in err.splitlines()[0] and "internal error" not in err, "rc %d %r" % (p.returncode, err[:300]))
+        check(name + ": reached success", successes == 2, "")
+        check(name + ": some limit failed", errors > 0, "")
+
+# --max-memory bounds the reader: 1.5 GB of NUL bytes (a sparse file) over a
+# 100M budget is refused from its size, at once and in little memory (it used
+# to reach 1.5 GB RSS before its ParseError).
+nul = os.path.join(TMP, "nul.bin")
+with open(nul, "wb") as f:
+    f.truncate(1500 << 20)
+with open(os.path.join(TMP, "nul.out"), "wb") as out_f, open(os.path.join(TMP, "nul.err"), "wb") as err_f:
+    start = time.monotonic()
+    child = subprocess.Popen([STRATA, "plan", nul, "--max-memory", "100M"], stdout=out_f, stderr=err_f)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.monotonic() - start
+with open(os.path.join(TMP, "nul.err")) as f:
+    err = f.read()
+check("1.5 GB NUL file over 100M: MemoryConstrained", os.waitstatus_to_exitcode(status) == 3 and
+      err.startswith("strata: MemoryConstrained: reading ") and "--max-memory" in err, err)
+check("1.5 GB NUL file over 100M: nothing on stdout", os.path.getsize(os.path.join(TMP, "nul.out")) == 0)
+check("1.5 GB NUL file over 100M: small RSS", ASAN or usage.ru_maxrss < 64 * 1024, "%d KiB" % usage.ru_maxrss)
+check("1.5 GB NUL file over 100M: fast", seconds < 10, "%.1f s" % seconds)
+# Within the budget the reader holds the text and the list; a budget between
+# the file's size and that is refused before the list is reserved.
+big = write("budget_reader.txt", edge_list(50000, [(w, w + 1) for w in range(49999)]))
+size = os.path.getsize(big)
+rc, out, err = run("plan", big, "--max-memory", str(size + 16 * 49999 - 1))
+check("reader budget: list beyond it", rc == 3 and out == "" and "MemoryConstrained: reading" in err, err)
+rc, out, err = run("plan", big, "--max-memory", "1G")
+check("reader budget: within it", rc == 0 and out.startswith("groups 50000 barriers 49999\n"), err)
+
+# Kokkos' start-up warnings (oversubscription, OMP_PROC_BIND) come after the
+# strata: error line, never before it.
+rc, out, err = run("--kokkos-threads=64", "plan", os.path.join(TMP, "missing.txt"), env=noisy)
+check("kokkos warnings after the error line", rc == 2 and out == "" and
+      err.startswith("strata: IoError: "), err[:300])
+rc, out, err = run("--kokkos-threads=3", "plan", diamond, env=noisy)
+check("kokkos options still work", rc == 0 and out == "groups 3 barriers 2\n0 4\n1 2\n3\n", err)
 
 print("compared %d graphs against the Python Kahn; %d failures" % (compared, len(failures)))
 sys.exit(1 if failures else 0)

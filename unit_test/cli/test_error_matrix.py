@@ -11,14 +11,26 @@ drift.
                                                        from what strata does
 
 Cells (see docs/errors.md for the legend): input is a code span with C-style
-escapes (\\n \\t \\r \\xHH \\\\), or `<missing>` (no such file), `<directory>`,
-`<chain-cycle N>` (chain 0 -> 1 -> ... -> N-1 closed by N-1 -> 0); command is
-the argument list with FILE for the input's path; in a message FILE is that
-path, `<bytes>` any decimal number (machine-dependent, e.g. the physical
-memory) and `...` any text."""
+escapes (\\n \\t \\r \\xHH \\\\), or `<missing>` (no such file),
+`<missing NAME>` (no such file, named NAME with C escapes), `<directory>`,
+`<chain-cycle N>` (chain 0 -> 1 -> ... -> N-1 closed by N-1 -> 0), `<chain N>`,
+`<sparse SIZE>` (a sparse file of SIZE NUL bytes, K/M/G suffixes, made by
+truncate), `<path P>` (an existing path such as /dev/zero); command is the
+argument list (shell quoting) with FILE for the input's path, optionally
+preceded by NAME=VALUE (an environment variable) and ulimit-v=SIZE /
+ulimit-f=SIZE (the child's RLIMIT_AS / RLIMIT_FSIZE in bytes, K/M/G
+suffixes), and followed by one stdout redirection: >/dev/full, >file (a new file),
+>&- (stdout closed) or >broken-pipe (a pipe whose reader is gone, SIGPIPE ignored). Rows
+with ulimit-v are skipped under AddressSanitizer (ASAN_OPTIONS set), which
+cannot run in a small address space. In a message FILE is the path as strata
+prints it (control bytes as \\xHH), `<bytes>` any decimal number
+(machine-dependent, e.g. the physical memory) and `...` any text."""
 
 import os
 import re
+import resource
+import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -58,11 +70,39 @@ def cells(line):
     return [p.strip() for p in parts]
 
 
+def size(text):
+    m = re.fullmatch(r"(\d+)([KMG]?)", text)
+    assert m, "bad size %r" % text
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
+
+
+def printable(path):
+    """The path as strata quotes it: control bytes and DEL as \\xHH."""
+    return "".join("\\x%02x" % ord(c) if ord(c) < 0x20 or ord(c) == 0x7f else c for c in path)
+
+
 def materialise(number, spec):
     """The input file of a row; returns its path."""
     path = os.path.join(TMP, "row%02d.txt" % number)
     if spec == "<missing>":
         return os.path.join(TMP, "no-such-file.txt")
+    m = re.fullmatch(r"<missing (.+)>", spec)
+    if m:
+        return os.path.join(TMP, unescape(m.group(1)).decode())
+    m = re.fullmatch(r"<path (.+)>", spec)
+    if m:
+        return m.group(1)
+    m = re.fullmatch(r"<sparse (\w+)>", spec)
+    if m:
+        with open(path, "wb") as f:
+            f.truncate(size(m.group(1)))
+        return path
+    m = re.fullmatch(r"<chain (\d+)>", spec)
+    if m:
+        n = int(m.group(1))
+        with open(path, "w") as f:
+            f.write("%d %d\n" % (n, n - 1) + "".join("%d %d\n" % (w, w + 1) for w in range(n - 1)))
+        return path
     if spec == "<directory>":
         os.makedirs(path, exist_ok=True)
         return path
@@ -80,7 +120,7 @@ def materialise(number, spec):
 
 def pattern(message, path):
     parts = re.split(r"(FILE|<bytes>|\.\.\.)", message)
-    regex = "".join({"FILE": re.escape(path), "<bytes>": r"[0-9]+", "...": r".*"}.get(p, re.escape(p))
+    regex = "".join({"FILE": re.escape(printable(path)), "<bytes>": r"[0-9]+", "...": r".*"}.get(p, re.escape(p))
                     for p in parts)
     return re.compile(regex + r"\Z", re.S)
 
@@ -99,13 +139,54 @@ for at in range(start + 3, stop):
     rows += 1
     number, what, spec, command, exit_code, kind, message = row[:7]
     path = materialise(int(number), code(spec))
-    args = [path if a == "FILE" else a for a in code(command).split()]
-    env = None
+    words = shlex.split(code(command))
+    env, limits, stdout = dict(os.environ), [], subprocess.PIPE
+    while words and re.fullmatch(r"[A-Z_]+=.*|ulimit-[vf]=\w+", words[0]):
+        name, value = words.pop(0).split("=", 1)
+        if name == "ulimit-v":
+            limits.append((resource.RLIMIT_AS, size(value)))
+        elif name == "ulimit-f":
+            limits.append((resource.RLIMIT_FSIZE, size(value)))
+        else:
+            env[name] = value
+    redirect = words.pop() if words and words[-1].startswith(">") else None
+    args = [path if a == "FILE" else a for a in words]
     if "--distributed" in args and "ASAN_OPTIONS" in os.environ:
         # A single MPI process: Open MPI's unloaded components leak where no
         # LeakSanitizer suppression can match them (see unit_test/CMakeLists.txt).
-        env = dict(os.environ, ASAN_OPTIONS=os.environ["ASAN_OPTIONS"] + ":detect_leaks=0")
-    p = subprocess.run([STRATA, *args], capture_output=True, timeout=600, env=env)
+        env["ASAN_OPTIONS"] = os.environ["ASAN_OPTIONS"] + ":detect_leaks=0"
+    if any(l[0] == resource.RLIMIT_AS for l in limits) and "ASAN_OPTIONS" in os.environ:
+        print("skip row %s (%s): ulimit -v under AddressSanitizer" % (number, what))
+        continue
+    pipe_read = pipe_write = None
+    if redirect == ">/dev/full":
+        stdout = open("/dev/full", "wb")
+    elif redirect == ">&-":
+        stdout = subprocess.DEVNULL  # replaced by a closed descriptor in the child
+    elif redirect == ">file":
+        stdout = open(os.path.join(TMP, "row%02d.out" % int(number)), "wb")
+    elif redirect == ">broken-pipe":
+        pipe_read, pipe_write = os.pipe()
+        os.close(pipe_read)
+        stdout = pipe_write
+    else:
+        assert redirect is None, "unknown redirection %r" % redirect
+
+    def setup(limits=limits, close_stdout=redirect == ">&-"):
+        for which, value in limits:
+            resource.setrlimit(which, (value, value))
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        if close_stdout:
+            os.close(1)
+
+    p = subprocess.run([STRATA, *args], stdout=stdout, stderr=subprocess.PIPE, timeout=600,
+                       env=env, preexec_fn=setup)
+    if pipe_write is not None:
+        os.close(pipe_write)
+    if hasattr(stdout, "close"):
+        stdout.close()
+    if redirect is not None:
+        p.stdout = b""  # nothing was captured; the exit code and stderr tell
     err = p.stderr.decode("utf-8", "backslashreplace")
     if "--distributed" in args and "needs a strata built with MPI" in err:
         continue  # a build without MPI (STRATA_ENABLE_MPI=OFF): the row does not apply

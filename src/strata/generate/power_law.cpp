@@ -14,11 +14,13 @@ GeneratedGraph power_law(std::uint64_t n, std::uint64_t edges_per_wave, std::uin
                   std::to_string(edges_per_wave) + " seed " + std::to_string(seed);
   if (n < 2 || edges_per_wave == 0) return g;
   SplitMix64 rng(seed);
-  g.dependencies.reserve((n - 1) * edges_per_wave);
+  // Wave w takes min(edges_per_wave, w) <= n - 1 dependencies.
+  const std::uint64_t per_wave = std::min(edges_per_wave, n - 1);
+  g.dependencies.reserve((n - 1) * per_wave);
   // One entry per dependency already drawn, naming its `before` wave: a
   // uniform pick from it chooses a wave with probability ~ its out-degree.
   std::vector<std::uint64_t> endpoints;
-  endpoints.reserve((n - 1) * edges_per_wave);
+  endpoints.reserve((n - 1) * per_wave);
   std::vector<std::uint64_t> chosen;
   for (std::uint64_t w = 1; w < n; ++w) {
     const std::uint64_t want = std::min(edges_per_wave, w);

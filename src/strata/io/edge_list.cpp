@@ -1,12 +1,13 @@
 #include <strata/io/edge_list.hpp>
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
+#include <exception>
 #include <filesystem>
-#include <new>
-#include <stdexcept>
 #include <fstream>
+#include <limits>
 #include <ostream>
-#include <sstream>
 
 #include <strata/core/error.hpp>
 
@@ -150,7 +151,8 @@ PlanError dependency_count_error(const std::string& source, std::uint64_t lines,
 
 }  // namespace detail
 
-EdgeList parse_edge_list(std::string_view text, const std::string& source) {
+EdgeList parse_edge_list(std::string_view text, const std::string& source,
+                         std::uint64_t memory_budget_bytes) {
   EdgeList list;
   bool have_header = false;
   std::uint64_t declared = 0;
@@ -168,14 +170,22 @@ EdgeList parse_edge_list(std::string_view text, const std::string& source) {
       const auto header = detail::parse_header_line(line, line_number, source, bytes_left);
       list.wave_count = header.wave_count;
       declared = header.dependency_count;
-      list.dependencies.reserve(static_cast<std::size_t>(declared));
+      // parse_header_line bounds `declared` by the text's size, so this cannot wrap.
+      const std::uint64_t need = text.size() + declared * sizeof(WaveDependency<std::uint64_t>);
+      if (memory_budget_bytes != 0 && need > memory_budget_bytes)
+        throw PlanError::memory_constrained(need, memory_budget_bytes);
+      try {
+        list.dependencies.reserve(static_cast<std::size_t>(declared));
+      } catch (const std::exception& e) {  // std::bad_alloc, std::length_error
+        throw PlanError::storage_reserve_failed("edge-list dependencies", declared, e.what());
+      }
       have_header = true;
       continue;
     }
     if (list.dependencies.size() == declared)
       throw detail::extra_dependency_line_error(source, line_number, declared);
     const auto d = detail::parse_dependency_line(line, line_number, source);
-    list.dependencies.push_back(d);
+    list.dependencies.push_back(d);  // within the reservation: never allocates
     if (d.before > list.max_wave_id) list.max_wave_id = d.before;
     if (d.after > list.max_wave_id) list.max_wave_id = d.after;
   }
@@ -186,40 +196,160 @@ EdgeList parse_edge_list(std::string_view text, const std::string& source) {
   return list;
 }
 
-EdgeList read_edge_list(const std::string& path) {
+namespace detail {
+
+void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t first_line,
+                   const std::string& source) {
+  const auto at = text.find('\0');
+  if (at == std::string_view::npos) return;
+  std::uint64_t line = first_line;
+  for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n';
+  throw PlanError::parse_error(
+      source, line, "not a text edge list: NUL byte at byte " + std::to_string(offset + at),
+      "give a text file in the edge-list format ('V E', then one 'before after' line per "
+      "dependency), not binary data");
+}
+
+}  // namespace detail
+
+namespace {
+
+/// Makes `text` hold `size` more bytes; failure is StorageReserveFailed.
+void grow(std::string& text, std::size_t size) {
+  try {
+    text.resize(size);
+  } catch (const std::exception& e) {  // std::bad_alloc, std::length_error
+    throw PlanError::storage_reserve_failed("edge-list text bytes", size, e.what());
+  }
+}
+
+/// A regular file in one read, its size checked against the budget first.
+/// Returns false for a regular file reporting size 0 (/proc files): read it as a stream.
+bool read_regular(std::ifstream& in, const std::string& source, std::uint64_t budget,
+                  std::string& text) {
+  in.seekg(0, std::ios::end);
+  const auto end = in.tellg();
+  if (end <= 0) {
+    in.clear();
+    in.seekg(0, std::ios::beg);
+    return false;
+  }
+  const auto size = static_cast<std::uint64_t>(end);
+  if (budget != 0 && size > budget) throw PlanError::memory_constrained(size, budget);
+  if (size > std::numeric_limits<std::size_t>::max())
+    throw PlanError::storage_reserve_failed("edge-list text bytes", size, "beyond size_t");
+  grow(text, static_cast<std::size_t>(size));
+  in.seekg(0, std::ios::beg);
+  if (!in.read(text.data(), static_cast<std::streamsize>(size)))
+    throw PlanError::io_error(source, "read failed");
+  detail::reject_binary(text, 0, 1, source);
+  return true;
+}
+
+/// A pipe, a device or a file of unknown size, in chunks: stops at the
+/// first NUL byte and at the budget.
+void read_stream(std::ifstream& in, const std::string& source, std::uint64_t budget,
+                 std::string& text) {
+  constexpr std::size_t chunk = std::size_t(1) << 16;
+  for (;;) {
+    const std::size_t used = text.size();  // at most the budget (checked below)
+    if (text.capacity() < used + chunk) {
+      // Grow by doubling, but never past the budget.
+      std::uint64_t want = std::max<std::uint64_t>(2 * std::uint64_t(text.capacity()), chunk);
+      if (budget != 0 && want > budget) want = std::max<std::uint64_t>(budget, used + chunk);
+      try {
+        text.reserve(static_cast<std::size_t>(want));
+      } catch (const std::exception& e) {
+        throw PlanError::storage_reserve_failed("edge-list text bytes", want, e.what());
+      }
+    }
+    grow(text, used + chunk);
+    in.read(text.data() + used, static_cast<std::streamsize>(chunk));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    text.resize(used + got);
+    if (std::memchr(text.data() + used, 0, got) != nullptr) detail::reject_binary(text, 0, 1, source);
+    if (budget != 0 && text.size() > budget)
+      throw PlanError::memory_constrained(text.size(), budget);
+    if (got < chunk) {
+      if (in.bad()) throw PlanError::io_error(source, "read failed");
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  const auto escape = [&](unsigned char c) {
+    out += "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 15];
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    // A well-formed UTF-8 sequence of a character from U+00A0 on (no C1
+    // controls, no overlong forms, no surrogates) is kept whole.
+    std::size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                    : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    bool ok = n != 0 && i + n <= text.size();
+    for (std::size_t k = 1; ok && k < n; ++k)
+      ok = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+    if (ok) {
+      const auto c1 = static_cast<unsigned char>(text[i + 1]);
+      if (n == 2 && c == 0xc2 && c1 < 0xa0) ok = false;            // C1 controls
+      if (n == 3 && c == 0xe0 && c1 < 0xa0) ok = false;            // overlong
+      if (n == 3 && c == 0xed && c1 >= 0xa0) ok = false;           // surrogates
+      if (n == 4 && c == 0xf0 && c1 < 0x90) ok = false;            // overlong
+      if (n == 4 && c == 0xf4 && c1 >= 0x90) ok = false;           // beyond U+10FFFF
+    }
+    if (!ok) {
+      escape(c);
+      ++i;
+      continue;
+    }
+    out.append(text.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+EdgeList read_edge_list(const std::string& path, std::uint64_t memory_budget_bytes) {
+  const std::string source = printable(path);
   // A directory opens fine as an ifstream on Linux and reports a bogus size
   // (the bad-input matrix found "internal error: basic_string::_M_replace_aux").
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw PlanError::io_error(path, "is a directory, not a file");
+    throw PlanError::io_error(source, "is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw PlanError::io_error(path, "cannot open file");
+  if (!in) throw PlanError::io_error(source, "cannot open file");
   std::string text;
-  try {
-    in.seekg(0, std::ios::end);
-    const auto size = in.tellg();
-    if (size < 0) {  // not seekable (a pipe, /dev/stdin): read it as a stream
-      in.clear();
-      std::ostringstream all;
-      all << in.rdbuf();
-      text = all.str();
-    } else {
-      text.resize(static_cast<std::size_t>(size));
-      in.seekg(0, std::ios::beg);
-      if (!in.read(text.data(), size)) throw PlanError::io_error(path, "read failed");
-    }
-  } catch (const std::length_error&) {
-    throw PlanError::io_error(path, "file too large to read into memory");
-  } catch (const std::bad_alloc&) {
-    throw PlanError::io_error(path, "file too large to read into memory");
-  }
-  return parse_edge_list(text, path);
+  if (!std::filesystem::is_regular_file(path, ec) ||
+      !read_regular(in, source, memory_budget_bytes, text))
+    read_stream(in, source, memory_budget_bytes, text);
+  return parse_edge_list(text, source, memory_budget_bytes);
 }
 
 void write_edge_list(std::ostream& out, std::uint64_t wave_count,
                      const std::vector<WaveDependency<std::uint64_t>>& dependencies,
                      const std::string& comment) {
+  // All allocation happens before the first write: an error (bad_alloc)
+  // leaves the stream untouched, never half an edge list.
+  constexpr std::size_t flush_at = std::size_t(1) << 20;
   std::string buffer;
+  try {
+    buffer.reserve(flush_at + 64);
+  } catch (const std::exception& e) {  // std::bad_alloc
+    throw PlanError::storage_reserve_failed("edge-list output buffer bytes", flush_at + 64,
+                                            e.what());
+  }
   if (!comment.empty()) buffer += "# " + comment + "\n";
   buffer += std::to_string(wave_count) + " " + std::to_string(dependencies.size()) + "\n";
   char digits[48];
@@ -229,7 +359,7 @@ void write_edge_list(std::ostream& out, std::uint64_t wave_count,
     p = std::to_chars(p, digits + 48, d.after).ptr;
     *p++ = '\n';
     buffer.append(digits, p);
-    if (buffer.size() > (1u << 20)) {
+    if (buffer.size() > flush_at) {
       out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
       buffer.clear();
     }

@@ -27,10 +27,26 @@ struct EdgeList {
 };
 
 /// Parses edge-list text; `source` names it in error messages.
-EdgeList parse_edge_list(std::string_view text, const std::string& source);
+/// `memory_budget_bytes` (0: unbounded) bounds what parsing holds: the text
+/// plus the dependency list the header declares (16 bytes each); a header
+/// whose list cannot fit is MemoryConstrained before anything is reserved.
+/// A failed reservation is StorageReserveFailed.
+EdgeList parse_edge_list(std::string_view text, const std::string& source,
+                         std::uint64_t memory_budget_bytes = 0);
 
-/// Reads and parses a file.
-EdgeList read_edge_list(const std::string& path);
+/// Reads and parses a file (any readable path: regular files are read in one
+/// piece, pipes and devices in chunks). With a budget (0: unbounded) a file
+/// larger than the budget is MemoryConstrained before a byte is read, and a
+/// stream is read only up to the budget. Input holding a NUL byte is not
+/// text: ParseError "not a text edge list" at that byte (/dev/zero,
+/// /dev/urandom, a binary file). Paths appear in messages through printable().
+EdgeList read_edge_list(const std::string& path, std::uint64_t memory_budget_bytes = 0);
+
+/// Text as it can be shown on a terminal: control bytes (newline, ESC, ...),
+/// DEL, C1 controls and bytes that are not UTF-8 become `\xHH`; printable
+/// ASCII and UTF-8 characters stay as they are. Used for file paths and
+/// command-line values quoted in messages.
+std::string printable(std::string_view text);
 
 /// Writes the edge-list format (header comment, `V E`, one line per dependency).
 void write_edge_list(std::ostream& out, std::uint64_t wave_count,
@@ -53,6 +69,11 @@ WaveDependency<std::uint64_t> parse_dependency_line(std::string_view line, std::
 PlanError extra_dependency_line_error(const std::string& source, std::uint64_t number,
                                       std::uint64_t declared);
 PlanError missing_header_error(const std::string& source, std::uint64_t lines);
+/// Text holds no NUL byte: throws ParseError "not a text edge list: NUL byte
+/// at byte OFFSET+i" (line: `first_line` plus the newlines before it) for the
+/// first NUL in `text`, the input's bytes from `offset` on.
+void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t first_line,
+                   const std::string& source);
 PlanError dependency_count_error(const std::string& source, std::uint64_t lines,
                                  std::uint64_t declared, std::uint64_t found);
 }  // namespace detail

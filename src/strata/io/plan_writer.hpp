@@ -8,38 +8,75 @@
 
 #include <charconv>
 #include <cstddef>
+#include <exception>
 #include <ostream>
 #include <string>
+
+#include <strata/core/error.hpp>
+#include <strata/core/storage.hpp>
 
 namespace strata::io {
 
 namespace detail {
-// Appends to a buffer and flushes it in large writes (plans can hold millions of waves).
+/// Appends to a fixed buffer and writes it in large pieces (plans can hold
+/// millions of waves). The buffer is allocated once, before anything is
+/// written, and never grows: an allocation failure (the host mirror, the
+/// buffer) happens before the first byte reaches the stream, so a writer that
+/// throws leaves the stream untouched instead of holding half a plan. Nothing
+/// is written on destruction: only finish() writes the tail.
 class BufferedWriter {
  public:
-  explicit BufferedWriter(std::ostream& out) : out_(out) {}
-  ~BufferedWriter() { flush(); }
-  void put(char c) { buffer_.push_back(c); }
-  void put(const std::string& s) { buffer_ += s; }
+  static constexpr std::size_t flush_at = std::size_t(1) << 20;
+  explicit BufferedWriter(std::ostream& out) : out_(out) {
+    try {
+      buffer_.reserve(flush_at + 64);
+    } catch (const std::exception& e) {  // std::bad_alloc
+      throw PlanError::storage_reserve_failed("plan output buffer bytes", flush_at + 64, e.what());
+    }
+  }
+  void put(char c) {
+    buffer_.push_back(c);
+    if (buffer_.size() >= flush_at) flush();
+  }
+  /// Short literals only (under 64 bytes): the buffer must not grow.
+  void put(const char* s) {
+    buffer_ += s;
+    if (buffer_.size() >= flush_at) flush();
+  }
   void number(unsigned long long v) {
     char digits[24];
     buffer_.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
-    if (buffer_.size() > (1u << 20)) flush();
+    if (buffer_.size() >= flush_at) flush();
   }
+  void finish() { flush(); }
+
+ private:
   void flush() {
     out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
     buffer_.clear();
   }
-
- private:
   std::ostream& out_;
   std::string buffer_;
 };
+
+
+/// The plan on the host (a copy for a device plan); failure is StorageReserveFailed.
+template <class Plan>
+auto plan_on_host(const Plan& plan) {
+  try {
+    return plan.host_mirror();
+  } catch (const PlanError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw PlanError::storage_reserve_failed("plan host copy waves", plan.wave_count(),
+                                            strata::detail::one_line_message(e.what()));
+  }
+}
 }  // namespace detail
 
 template <class Plan>
 void write_plan_text(std::ostream& out, const Plan& plan) {
-  const auto host = plan.host_mirror();
+  const auto host = detail::plan_on_host(plan);
   detail::BufferedWriter w(out);
   w.put("groups ");
   w.number(host.group_count());
@@ -53,11 +90,12 @@ void write_plan_text(std::ostream& out, const Plan& plan) {
     }
     w.put('\n');
   }
+  w.finish();
 }
 
 template <class Plan>
 void write_plan_json(std::ostream& out, const Plan& plan) {
-  const auto host = plan.host_mirror();
+  const auto host = detail::plan_on_host(plan);
   detail::BufferedWriter w(out);
   w.put("{\"wave_count\":");
   w.number(host.wave_count());
@@ -76,9 +114,13 @@ void write_plan_json(std::ostream& out, const Plan& plan) {
     w.put(']');
   }
   w.put("]}\n");
+  w.finish();
 }
 
-/// The plan as `strata plan` prints it: JSON or text, then a flush.
+/// The plan as `strata plan` prints it: JSON or text, then a flush. An
+/// exception (out of memory for the host mirror or the buffer) leaves `out`
+/// untouched; a failed write leaves `out` in a failed state (badbit), which
+/// the caller checks, as with any ostream.
 template <class Plan>
 void write_plan(std::ostream& out, const Plan& plan, bool json) {
   if (json)

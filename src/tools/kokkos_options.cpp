@@ -1,0 +1,174 @@
+// Checks of the Kokkos options and environment before Kokkos::initialize (see
+// kokkos_options.hpp). The names are those of Kokkos 3.4 and 4.x.
+#include "kokkos_options.hpp"
+
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <thread>
+
+
+#include <strata/core/error.hpp>
+#include <strata/io/edge_list.hpp>
+
+#include "commands.hpp"
+
+namespace strata::tools {
+
+namespace {
+
+/// A plain decimal integer in [low, high] (no sign, no spaces, no suffix), or nothing.
+std::optional<long long> decimal(const std::string& text, long long low, long long high) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  long long value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  if (value < low || value > high) return std::nullopt;
+  return value;
+}
+
+/// What a value must be, for messages; check(value) says whether it is.
+struct IntRule {
+  long long low, high;
+  std::string what;  ///< e.g. "a thread count in 1..256"
+};
+
+IntRule threads_rule() {
+  return {1, max_kokkos_threads(), "a thread count in 1.." + std::to_string(max_kokkos_threads())};
+}
+IntRule numa_rule() { return {1, 1024, "a NUMA region count in 1..1024"}; }
+IntRule device_rule() {
+  return {0, INT_MAX, "a device id in 0.." + std::to_string(INT_MAX)};
+}
+IntRule count_rule(const char* what) { return {1, INT_MAX, std::string("a ") + what + " of at least 1"}; }
+IntRule int_rule() { return {0, INT_MAX, "a non-negative integer"}; }
+
+/// The `=VALUE` options (Kokkos 3.4 and 4.x names) and their rules; a
+/// rule-less entry takes any non-empty text.
+std::optional<IntRule> value_rule(const std::string& name, bool& known) {
+  known = true;
+  if (name == "--kokkos-threads" || name == "--kokkos-num-threads") return threads_rule();
+  if (name == "--kokkos-numa") return numa_rule();
+  if (name == "--kokkos-device" || name == "--kokkos-device-id") return device_rule();
+  if (name == "--kokkos-num-devices" || name == "--kokkos-ndevices" ||
+      name == "--kokkos-tools-library" || name == "--kokkos-tools-libs" ||
+      name == "--kokkos-tools-args" || name == "--kokkos-map-device-id-by" ||
+      name == "--kokkos-visible-devices")
+    return std::nullopt;
+  known = false;
+  return std::nullopt;
+}
+
+bool is_flag(const std::string& name) {
+  return name == "--kokkos-help" || name == "--kokkos-disable-warnings" ||
+         name == "--kokkos-tune-internals" || name == "--kokkos-tools-help" ||
+         name == "--kokkos-print-configuration";
+}
+
+/// "N" or "N,M" for --kokkos-num-devices.
+bool valid_device_count(const std::string& v) {
+  const auto comma = v.find(',');
+  if (comma == std::string::npos) return decimal(v, 1, INT_MAX).has_value();
+  return decimal(v.substr(0, comma), 1, INT_MAX) && decimal(v.substr(comma + 1), 0, INT_MAX);
+}
+
+void check_argument(const std::string& arg) {
+  const auto eq = arg.find('=');
+  const std::string name = arg.substr(0, eq);
+  const std::string shown = io::printable(arg);
+  if (is_flag(name)) {
+    if (eq != std::string::npos && name != "--kokkos-disable-warnings" &&
+        name != "--kokkos-tune-internals" && name != "--kokkos-print-configuration")
+      throw UsageError{"'" + shown + "': " + name + " takes no value"};
+    return;
+  }
+  bool known = false;
+  const auto rule = value_rule(name, known);
+  if (!known)
+    throw UsageError{"unknown Kokkos option '" + shown +
+                     "' (strata passes on --kokkos-threads=N, --kokkos-numa=N, "
+                     "--kokkos-device-id=N, --kokkos-num-devices=N[,M], "
+                     "--kokkos-disable-warnings, --kokkos-tune-internals, --kokkos-tools-*)"};
+  if (eq == std::string::npos)
+    throw UsageError{name + " needs a value: write it as " + name + "=VALUE, in one argument"};
+  const std::string value = arg.substr(eq + 1);
+  if (rule) {
+    if (!decimal(value, rule->low, rule->high))
+      throw UsageError{name + " must be " + rule->what + ", not '" + io::printable(value) + "'"};
+  } else if (name == "--kokkos-num-devices" || name == "--kokkos-ndevices") {
+    if (!valid_device_count(value))
+      throw UsageError{name + " must be a device count N or N,SKIP (integers, N at least 1), not '" +
+                       io::printable(value) + "'"};
+  } else if (value.empty()) {
+    throw UsageError{name + " needs a value after '='"};
+  }
+}
+
+[[noreturn]] void bad_variable(const char* name, const char* value, const std::string& what) {
+  throw PlanError::invalid_argument(
+      std::string("environment variable ") + name + "='" + io::printable(value) +
+          "' is not " + what,
+      std::string("unset ") + name + " or set it to " + what);
+}
+
+const char* variable(const char* name) { return std::getenv(name); }
+
+/// The value of an integer variable (checked), or nothing when unset.
+std::optional<long long> int_variable(const char* name, const IntRule& rule) {
+  const char* v = variable(name);
+  if (v == nullptr) return std::nullopt;
+  const auto value = decimal(v, rule.low, rule.high);
+  if (!value) bad_variable(name, v, rule.what);
+  return value;
+}
+
+/// Kokkos refuses an option and its variable when they disagree.
+void check_agreement(const std::vector<std::string>& args, const char* variable_name,
+                     std::optional<long long> variable_value,
+                     std::initializer_list<const char*> options) {
+  if (!variable_value) return;
+  for (const auto& arg : args) {
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos) continue;
+    for (const char* option : options)
+      if (arg.compare(0, eq, option) == 0 &&
+          decimal(arg.substr(eq + 1), 0, INT_MAX) != variable_value)
+        throw UsageError{"'" + io::printable(arg) + "' disagrees with the environment variable " +
+                         variable_name + "=" + std::to_string(*variable_value) +
+                         " (Kokkos refuses both when they differ): drop one of them"};
+  }
+}
+
+}  // namespace
+
+int max_kokkos_threads() {
+  const unsigned hardware = std::thread::hardware_concurrency();
+  const long long cap = 16LL * static_cast<long long>(hardware);
+  return cap > 256 ? static_cast<int>(cap < INT_MAX ? cap : INT_MAX) : 256;
+}
+
+void check_kokkos_options(const std::vector<std::string>& kokkos_args) {
+  for (const auto& arg : kokkos_args) check_argument(arg);
+  const auto threads = int_variable("KOKKOS_NUM_THREADS", threads_rule());
+  const auto numa = int_variable("KOKKOS_NUMA", numa_rule());
+  const auto device = int_variable("KOKKOS_DEVICE_ID", device_rule());
+  (void)int_variable("KOKKOS_NUM_DEVICES", count_rule("device count"));
+  (void)int_variable("KOKKOS_RAND_DEVICES", count_rule("device count"));
+  (void)int_variable("KOKKOS_SKIP_DEVICE", int_rule());
+  if (variable("KOKKOS_NUM_DEVICES") != nullptr && variable("KOKKOS_RAND_DEVICES") != nullptr)
+    throw PlanError::invalid_argument(
+        "the environment sets both KOKKOS_NUM_DEVICES and KOKKOS_RAND_DEVICES",
+        "unset one of them (Kokkos refuses both)");
+  check_agreement(kokkos_args, "KOKKOS_NUM_THREADS", threads,
+                  {"--kokkos-threads", "--kokkos-num-threads"});
+  check_agreement(kokkos_args, "KOKKOS_NUMA", numa, {"--kokkos-numa"});
+  check_agreement(kokkos_args, "KOKKOS_DEVICE_ID", device,
+                  {"--kokkos-device", "--kokkos-device-id"});
+}
+
+}  // namespace strata::tools
