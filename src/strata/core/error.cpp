@@ -28,6 +28,7 @@ const char* error_kind_name(ErrorKind kind) noexcept {
     case ErrorKind::InvalidTaskState: return "InvalidTaskState";
     case ErrorKind::MemoryConstrained: return "MemoryConstrained";
     case ErrorKind::InsufficientRanks: return "InsufficientRanks";
+    case ErrorKind::RankTimeout: return "RankTimeout";
   }
   return "Unknown";
 }
@@ -173,6 +174,20 @@ PlanError PlanError::insufficient_ranks(std::uint64_t needed_ranks, std::uint64_
   e.needed_ranks_ = needed_ranks;
   e.available_ranks_ = available_ranks;
   e.budget_bytes_ = budget_bytes;
+  return e;
+}
+
+PlanError PlanError::rank_timeout(std::string call, std::uint64_t seconds, int rank) {
+  PlanError e(ErrorKind::RankTimeout,
+              prefixed(ErrorKind::RankTimeout,
+                       "rank " + std::to_string(rank) + " waited " + std::to_string(seconds) +
+                           " s in " + call +
+                           " for the other MPI ranks (one died, hangs, or was started with "
+                           "other arguments). Fix: read the other ranks' errors and the "
+                           "launcher's report; if a rank is only slow, raise STRATA_MPI_TIMEOUT "
+                           "(seconds, 0: wait forever)."));
+  e.field_ = std::move(call);
+  e.requested_ = seconds;
   return e;
 }
 

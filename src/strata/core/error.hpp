@@ -28,6 +28,7 @@ enum class ErrorKind : int {
   InvalidTaskState,       ///< a task slot holds an unknown state word
   MemoryConstrained,      ///< graph + planner storage exceed the device memory budget
   InsufficientRanks,      ///< distributed planning: too few MPI ranks for the per-rank budget
+  RankTimeout,            ///< distributed planning: the other ranks did not join an MPI call in time
 };
 
 /// Name of an error kind as it appears at the start of messages ("Cycle").
@@ -53,6 +54,9 @@ class PlanError : public std::runtime_error {
   static PlanError memory_constrained(std::uint64_t needed_bytes, std::uint64_t budget_bytes);
   static PlanError insufficient_ranks(std::uint64_t needed_ranks, std::uint64_t available_ranks,
                                       std::uint64_t budget_bytes);
+  /// `rank` waited `seconds` in the MPI call `call` for the other ranks (field(): the
+  /// call, requested(): the seconds).
+  static PlanError rank_timeout(std::string call, std::uint64_t seconds, int rank);
 
   /// Every field of an error (its text included), so that an error can be
   /// carried to another process and rebuilt there identically (dist/).

@@ -15,6 +15,7 @@
 #include <strata/dist/distribute_dependencies.hpp>
 #include <strata/dist/distributed_error.hpp>
 #include <strata/dist/plan_barriers_distributed.hpp>
+#include <strata/dist/rank_storage.hpp>
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/detail/group_offsets.hpp>
 #include <strata/plan/detail/stable_level_sort.hpp>
@@ -33,13 +34,17 @@ BarrierPlan<ExecSpace, Ordinal> gather_plan(const ExecSpace& space, const Commun
   typename Plan::view_type::HostMirror level_host;
   std::vector<int> counts, displs;
   PlannerScratch<ExecSpace, Ordinal, Ordinal> scratch;  // the layout's buffers only
+  typename DistributedPlan<ExecSpace, Ordinal>::view_type::HostMirror mine;
   collective_phase(comm, [&] {
+    mine = host_mirror(local.level, "dist gathered levels (host staging)");
+    Kokkos::deep_copy(space, mine, local.level);
+    space.fence();
     if (!is_root) return;
     plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
     plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
     plan.group_offsets =
         allocate_view<typename Plan::view_type>(local.group_count() + 1, "group offsets");
-    level_host = Kokkos::create_mirror_view(plan.level);
+    level_host = host_mirror(plan.level, "wave levels (host staging)");
     reserve_capacity(scratch.order, waves, "ready wave layers");
     reserve_capacity(scratch.sort_counts,
                      strata::detail::level_sort_buckets *
@@ -50,11 +55,8 @@ BarrierPlan<ExecSpace, Ordinal> gather_plan(const ExecSpace& space, const Commun
       displs.push_back(detail::mpi_count(local.shard.first_wave(r)));
     }
   });
-  const auto mine = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.level);
-  check_mpi(MPI_Gatherv(mine.data(), static_cast<int>(mine.extent(0)), mpi_type<Ordinal>(),
-                        is_root ? level_host.data() : nullptr, counts.data(), displs.data(),
-                        mpi_type<Ordinal>(), root, comm.comm()),
-            "MPI_Gatherv", comm.comm());
+  comm.gather_varying(mine.data(), static_cast<int>(mine.extent(0)),
+                      is_root ? level_host.data() : nullptr, counts, displs, root);
   if (!is_root) return Plan{};
   Kokkos::deep_copy(space, plan.level, level_host);
   strata::detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);

@@ -43,6 +43,7 @@
 #include <strata/dist/communicator.hpp>
 #include <strata/dist/distribute_dependencies.hpp>
 #include <strata/dist/distributed_error.hpp>
+#include <strata/dist/rank_storage.hpp>
 #include <strata/dist/shard_plan.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/dependency_graph.hpp>
@@ -305,7 +306,7 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
     remote_out = detail::remote_edge_count(space, graph, s.lo, s.n);
     (void)detail::mpi_count(remote_out);  // every later per-rank count fits MPI's int
     s.send = allocate_view<decltype(s.send)>(remote_out, "dist outgoing decrements");
-    s.send_host = Kokkos::create_mirror_view(s.send);
+    s.send_host = host_mirror(s.send, "dist outgoing decrements (host staging)");
   });
   // Every remote in-edge of this rank arrives exactly once over all layers:
   // the in-degree exchange below tells how many, which sizes the receive buffer.
@@ -325,7 +326,7 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
   collective_phase(comm, [&] {
     (void)detail::mpi_count(remote_in);
     s.recv = allocate_view<decltype(s.recv)>(remote_in, "dist incoming decrements");
-    s.recv_host = Kokkos::create_mirror_view(s.recv);
+    s.recv_host = host_mirror(s.recv, "dist incoming decrements (host staging)");
   });
   const std::uint64_t state_bytes = graph.bytes() + storage.cursor.span() * sizeof(Offset) + s.bytes();
   if (state_bytes > plan.peak_bytes) plan.peak_bytes = state_bytes;
