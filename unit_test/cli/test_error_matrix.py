@@ -13,7 +13,8 @@ drift.
 Cells (see docs/errors.md for the legend): input is a code span with C-style
 escapes (\\n \\t \\r \\xHH \\\\), or `<missing>` (no such file), `<directory>`,
 `<chain-cycle N>` (chain 0 -> 1 -> ... -> N-1 closed by N-1 -> 0); command is
-the argument list with FILE for the input's path; in a message FILE is that
+the argument list with FILE for the input's path (leading NAME=VALUE words set
+environment variables); in a message FILE is that
 path, `<bytes>` any decimal number (machine-dependent, e.g. the physical
 memory) and `...` any text."""
 
@@ -101,10 +102,13 @@ for at in range(start + 3, stop):
     path = materialise(int(number), code(spec))
     args = [path if a == "FILE" else a for a in code(command).split()]
     env = None
+    while args and re.fullmatch(r"[A-Z_]+=\S*", args[0]):  # leading NAME=VALUE: environment
+        name, value = args.pop(0).split("=", 1)
+        env = dict(env or os.environ, **{name: value})
     if "--distributed" in args and "ASAN_OPTIONS" in os.environ:
         # A single MPI process: Open MPI's unloaded components leak where no
         # LeakSanitizer suppression can match them (see unit_test/CMakeLists.txt).
-        env = dict(os.environ, ASAN_OPTIONS=os.environ["ASAN_OPTIONS"] + ":detect_leaks=0")
+        env = dict(env or os.environ, ASAN_OPTIONS=os.environ["ASAN_OPTIONS"] + ":detect_leaks=0")
     p = subprocess.run([STRATA, *args], capture_output=True, timeout=600, env=env)
     err = p.stderr.decode("utf-8", "backslashreplace")
     if "--distributed" in args and "needs a strata built with MPI" in err:
