@@ -85,7 +85,7 @@ PlanError allocation_failed(const char* what) {
   PlanError::Fields f;
   f.kind = ErrorKind::StorageReserveFailed;
   f.field = "distributed planning buffers";
-  f.message = detail::one_line_message(what);
+  f.message = strata::detail::one_line_message(what);
   f.text = std::string(error_kind_name(f.kind)) + ": a rank could not allocate " + f.field +
            ": " + f.message + ". Fix: " + rank_memory_fix + ".";
   return PlanError::from_fields(f);

@@ -2,8 +2,8 @@
 // gather_plan: the whole BarrierPlan of a distributed plan on one rank.
 // The levels are gathered (MPI_Gatherv, rank order = wave order: the
 // partition is by contiguous blocks); the root then lays the plan out with
-// the single-process planner's own pieces — group offsets from the levels
-// (histogram + scan) and the stable level sort — so the plan is
+// the single-process planner's own last step, layout_from_levels (group
+// offsets from the levels, the stable level sort), so the plan is
 // bit-identical to plan_barriers'. Other ranks get an empty plan.
 #include <cstdint>
 #include <vector>
@@ -17,8 +17,7 @@
 #include <strata/dist/plan_barriers_distributed.hpp>
 #include <strata/dist/rank_storage.hpp>
 #include <strata/plan/barrier_plan.hpp>
-#include <strata/plan/detail/group_offsets.hpp>
-#include <strata/plan/detail/stable_level_sort.hpp>
+#include <strata/plan/layout_from_levels.hpp>
 #include <strata/plan/planner_scratch.hpp>
 
 namespace strata::dist {
@@ -45,11 +44,7 @@ BarrierPlan<ExecSpace, Ordinal> gather_plan(const ExecSpace& space, const Commun
     plan.group_offsets =
         allocate_view<typename Plan::view_type>(local.group_count() + 1, "group offsets");
     level_host = host_mirror(plan.level, "wave levels (host staging)");
-    reserve_capacity(scratch.order, waves, "ready wave layers");
-    reserve_capacity(scratch.sort_counts,
-                     strata::detail::level_sort_buckets *
-                         strata::detail::level_sort_chunks(space, waves),
-                     "level sort counters");
+    reserve_layout(space, waves, scratch);
     for (int r = 0; r < comm.size(); ++r) {
       counts.push_back(detail::mpi_count(local.shard.wave_count_of(r)));
       displs.push_back(detail::mpi_count(local.shard.first_wave(r)));
@@ -59,8 +54,7 @@ BarrierPlan<ExecSpace, Ordinal> gather_plan(const ExecSpace& space, const Commun
                       is_root ? level_host.data() : nullptr, counts, displs, root);
   if (!is_root) return Plan{};
   Kokkos::deep_copy(space, plan.level, level_host);
-  strata::detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
-  strata::detail::stable_level_sort(space, local.group_count(), plan.level, plan.waves, scratch);
+  layout_from_levels(space, local.group_count(), plan, scratch);
   space.fence();
   return plan;
 }

@@ -48,7 +48,7 @@
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/plan/detail/frontier_start.hpp>
+#include <strata/plan/frontier_sources.hpp>
 
 namespace strata::dist {
 
@@ -174,7 +174,7 @@ void apply_received(const ExecSpace& space, const Views& v, std::size_t count,
 /// Layer 0: the owned waves with no remaining in-degree, compacted in order.
 template <class ExecSpace, class Ordinal, class Views>
 std::uint64_t sources(const ExecSpace& space, const Views& v) {
-  return strata::detail::compact_sources(space, v.n, v.remaining, v.order, v.level);
+  return compact_sources(space, v.n, v.remaining, v.order, v.level);
 }
 
 /// Remote out-edges of the owned waves.
