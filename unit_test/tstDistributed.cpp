@@ -14,9 +14,9 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <strata/dist/gather_plan.hpp>
-#include <strata/dist/plan_barriers_distributed.hpp>
-#include <strata/dist/read_edge_list_distributed.hpp>
+#include <strata/distributed/gather_plan.hpp>
+#include <strata/distributed/plan_barriers_distributed.hpp>
+#include <strata/distributed/read_edge_list_distributed.hpp>
 #include <strata/io/edge_list.hpp>
 #include <strata/strata.hpp>
 

@@ -23,7 +23,7 @@
 #ifdef STRATA_ENABLE_MPI
 #include <mpi.h>
 
-#include <strata/dist/watchdog.hpp>
+#include <strata/distributed/watchdog.hpp>
 #endif
 
 #include "commands.hpp"

@@ -15,12 +15,12 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/dist/communicator.hpp>
-#include <strata/dist/gather_plan.hpp>
-#include <strata/dist/plan_barriers_distributed.hpp>
-#include <strata/dist/read_edge_list_distributed.hpp>
-#include <strata/dist/rank_storage.hpp>
-#include <strata/dist/watchdog.hpp>
+#include <strata/distributed/communicator.hpp>
+#include <strata/distributed/gather_plan.hpp>
+#include <strata/distributed/plan_barriers_distributed.hpp>
+#include <strata/distributed/read_edge_list_distributed.hpp>
+#include <strata/distributed/rank_storage.hpp>
+#include <strata/distributed/watchdog.hpp>
 #include <strata/io/plan_writer.hpp>
 #include <strata/version.hpp>
 

@@ -9,7 +9,7 @@ std::string prefixed(ErrorKind kind, const std::string& body) {
   return std::string(error_kind_name(kind)) + ": " + body;
 }
 const char* const kShardFix =
-    "Fix: shard the dependency graph before barrier planning (strata's dist/ "
+    "Fix: shard the dependency graph before barrier planning (strata's distributed/ "
     "layer), or plan with 64-bit ordinals.";
 }  // namespace
 

@@ -59,7 +59,7 @@ class PlanError : public std::runtime_error {
   static PlanError rank_timeout(std::string call, std::uint64_t seconds, int rank);
 
   /// Every field of an error (its text included), so that an error can be
-  /// carried to another process and rebuilt there identically (dist/).
+  /// carried to another process and rebuilt there identically (distributed/).
   struct Fields {
     ErrorKind kind = ErrorKind::InvalidArgument;
     std::string text, field, message;

@@ -13,7 +13,7 @@
 
 #include <mpi.h>
 
-#include <strata/dist/watchdog.hpp>
+#include <strata/distributed/watchdog.hpp>
 
 namespace strata::dist {
 

@@ -1,4 +1,4 @@
-#include <strata/dist/watchdog.hpp>
+#include <strata/distributed/watchdog.hpp>
 
 #include <atomic>
 #include <chrono>

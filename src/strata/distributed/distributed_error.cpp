@@ -1,4 +1,4 @@
-#include <strata/dist/distributed_error.hpp>
+#include <strata/distributed/distributed_error.hpp>
 
 #include <strata/core/storage.hpp>
 

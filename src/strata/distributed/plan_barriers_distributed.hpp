@@ -40,11 +40,11 @@
 #include <strata/core/error.hpp>
 #include <strata/core/ordinal.hpp>
 #include <strata/core/storage.hpp>
-#include <strata/dist/communicator.hpp>
-#include <strata/dist/distribute_dependencies.hpp>
-#include <strata/dist/distributed_error.hpp>
-#include <strata/dist/rank_storage.hpp>
-#include <strata/dist/shard_plan.hpp>
+#include <strata/distributed/communicator.hpp>
+#include <strata/distributed/distribute_dependencies.hpp>
+#include <strata/distributed/distributed_error.hpp>
+#include <strata/distributed/rank_storage.hpp>
+#include <strata/distributed/shard_plan.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>

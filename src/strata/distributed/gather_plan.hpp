@@ -11,11 +11,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/storage.hpp>
-#include <strata/dist/communicator.hpp>
-#include <strata/dist/distribute_dependencies.hpp>
-#include <strata/dist/distributed_error.hpp>
-#include <strata/dist/plan_barriers_distributed.hpp>
-#include <strata/dist/rank_storage.hpp>
+#include <strata/distributed/communicator.hpp>
+#include <strata/distributed/distribute_dependencies.hpp>
+#include <strata/distributed/distributed_error.hpp>
+#include <strata/distributed/plan_barriers_distributed.hpp>
+#include <strata/distributed/rank_storage.hpp>
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/layout_from_levels.hpp>
 #include <strata/plan/planner_scratch.hpp>

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include <strata/core/error.hpp>
-#include <strata/dist/communicator.hpp>
+#include <strata/distributed/communicator.hpp>
 
 namespace strata::dist {
 

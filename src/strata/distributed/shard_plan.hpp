@@ -35,7 +35,7 @@
 #include <vector>
 
 #include <strata/core/error.hpp>
-#include <strata/dist/distributed_error.hpp>
+#include <strata/distributed/distributed_error.hpp>
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/launch/planner_storage.hpp>
 

@@ -1,4 +1,4 @@
-#include <strata/dist/read_edge_list_distributed.hpp>
+#include <strata/distributed/read_edge_list_distributed.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -7,8 +7,8 @@
 #include <system_error>
 
 #include <strata/core/error.hpp>
-#include <strata/dist/distributed_error.hpp>
-#include <strata/dist/rank_storage.hpp>
+#include <strata/distributed/distributed_error.hpp>
+#include <strata/distributed/rank_storage.hpp>
 #include <strata/io/edge_list.hpp>
 
 namespace strata::dist {

@@ -35,10 +35,10 @@
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/validate_dependencies.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/dist/communicator.hpp>
-#include <strata/dist/distributed_error.hpp>
-#include <strata/dist/rank_storage.hpp>
-#include <strata/dist/shard_plan.hpp>
+#include <strata/distributed/communicator.hpp>
+#include <strata/distributed/distributed_error.hpp>
+#include <strata/distributed/rank_storage.hpp>
+#include <strata/distributed/shard_plan.hpp>
 
 namespace strata::dist {
 
