@@ -14,9 +14,9 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <strata/dist/gather_plan.hpp>
-#include <strata/dist/plan_barriers_distributed.hpp>
-#include <strata/dist/read_edge_list_distributed.hpp>
+#include <strata/distributed/gather_plan.hpp>
+#include <strata/distributed/plan_barriers_distributed.hpp>
+#include <strata/distributed/read_edge_list_distributed.hpp>
 #include <strata/io/edge_list.hpp>
 #include <strata/strata.hpp>
 
@@ -204,6 +204,20 @@ TEST(Distributed, BudgetTooSmallForOneRankForcesSharding) {
   const auto tiny = plan_everywhere(comm, g.wave_count, deps, 1, 16);
   ASSERT_FALSE(tiny.empty());
   EXPECT_EQ(tiny.front(), std::uint64_t(ErrorKind::MemoryConstrained));
+}
+
+TEST(Distributed, BudgetIsCheckedFromTheCountsBeforeAnyPerWaveArray) {
+  const Comm comm;
+  const std::vector<WaveDependency<std::uint64_t>> none;
+  // 2^40 waves: 8 TiB per rank of out-degrees alone, had anything been allocated.
+  const auto id = plan_everywhere(comm, std::uint64_t(1) << 40, none, 0, std::uint64_t(1) << 30);
+  ASSERT_FALSE(id.empty());
+  EXPECT_EQ(id.front(), std::uint64_t(ErrorKind::InsufficientRanks));
+  // 2^63 waves: more ranks than MPI can run at any budget, so no rank count
+  // helps: MemoryConstrained, as strata plan answers it.
+  const auto huge = plan_everywhere(comm, std::uint64_t(1) << 63, none, 0, std::uint64_t(1) << 30);
+  ASSERT_FALSE(huge.empty());
+  EXPECT_EQ(huge.front(), std::uint64_t(ErrorKind::MemoryConstrained));
 }
 
 TEST(Distributed, ShardPlanPartitionIsBalancedAndWithinBudget) {

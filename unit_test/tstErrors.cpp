@@ -60,6 +60,19 @@ TEST(Errors, InsufficientRanksNamesTheRanksNeeded) {
   EXPECT_EQ(static_cast<int>(ErrorKind::InsufficientRanks), 13);  // appended: 1..12 unchanged
 }
 
+TEST(Errors, RankTimeoutNamesTheCallAndTheTimeout) {
+  const PlanError e = PlanError::rank_timeout("MPI_Allreduce", 2, 1);
+  EXPECT_EQ(e.kind(), ErrorKind::RankTimeout);
+  EXPECT_EQ(e.field(), "MPI_Allreduce");
+  EXPECT_EQ(e.requested(), 2u);
+  EXPECT_EQ(std::string(e.what()).rfind("RankTimeout: rank 1 waited 2 s in MPI_Allreduce ", 0), 0u);
+  EXPECT_NE(std::string(e.what()).find(". Fix: "), std::string::npos);
+  EXPECT_STREQ(error_kind_name(ErrorKind::RankTimeout), "RankTimeout");
+  EXPECT_EQ(static_cast<int>(ErrorKind::RankTimeout), 14);  // appended: 1..13 unchanged
+  const PlanError copy = PlanError::from_fields(e.fields());
+  EXPECT_STREQ(copy.what(), e.what());
+}
+
 TEST(Errors, FieldsRebuildTheSameError) {
   for (const PlanError& e :
        {PlanError::invalid_wave(4, 1, 9), PlanError::self_dependency(3), PlanError::cycle(7),

@@ -13,7 +13,7 @@
 #include <strata/plan/reference_kahn.hpp>
 #include <strata/version.hpp>
 #ifdef STRATA_ENABLE_MPI  // distributed planning (built with MPI)
-#include <strata/dist/gather_plan.hpp>
-#include <strata/dist/plan_barriers_distributed.hpp>
-#include <strata/dist/read_edge_list_distributed.hpp>
+#include <strata/distributed/gather_plan.hpp>
+#include <strata/distributed/plan_barriers_distributed.hpp>
+#include <strata/distributed/read_edge_list_distributed.hpp>
 #endif

@@ -15,11 +15,14 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/dist/communicator.hpp>
-#include <strata/dist/gather_plan.hpp>
-#include <strata/dist/plan_barriers_distributed.hpp>
-#include <strata/dist/read_edge_list_distributed.hpp>
+#include <strata/distributed/communicator.hpp>
+#include <strata/distributed/gather_plan.hpp>
+#include <strata/distributed/plan_barriers_distributed.hpp>
+#include <strata/distributed/read_edge_list_distributed.hpp>
+#include <strata/distributed/rank_storage.hpp>
+#include <strata/distributed/watchdog.hpp>
 #include <strata/io/plan_writer.hpp>
+#include <strata/version.hpp>
 
 #include "commands.hpp"
 #include "memory_budget.hpp"
@@ -28,16 +31,51 @@ namespace strata::tools {
 
 namespace {
 
-/// Ranks sharing this node's memory.
-int ranks_on_node(const dist::Communicator& comm) {
-  MPI_Comm node;
-  dist::check_mpi(MPI_Comm_split_type(comm.comm(), MPI_COMM_TYPE_SHARED, comm.rank(),
-                                      MPI_INFO_NULL, &node),
-                  "MPI_Comm_split_type", comm.comm());
-  int size = 1;
-  MPI_Comm_size(node, &size);
-  MPI_Comm_free(&node);
-  return size;
+/// The arguments that shape the collective work, one per line; every rank
+/// of a well-formed launch has the same (Kokkos options and the watchdog's
+/// timeout are per rank and do not enter).
+std::vector<std::string> collective_arguments(const DistributedPlanArgs& a) {
+  return {"strata " STRATA_VERSION_STRING,
+          "FILE " + a.file,
+          std::string("--output ") + (a.json ? "json" : "text"),
+          std::string("--time ") + (a.time ? "given" : "not given"),
+          "--repeats " + std::to_string(a.repeats),
+          "--rank-budget " + (a.rank_budget != 0 ? std::to_string(a.rank_budget) + " bytes"
+                                                 : std::string("not given"))};
+}
+
+/// Every rank compares its arguments with rank 0's before any collective
+/// work: a rank started with other arguments (an MPMD launch, a wrapper
+/// script) would run other collectives and leave the rest waiting. A
+/// mismatch is InvalidArgument on every rank (exit 2), naming the lowest
+/// such rank and the first argument that differs.
+void agree_on_arguments(const dist::Communicator& comm, const DistributedPlanArgs& args) {
+  const std::vector<std::string> mine = collective_arguments(args);
+  std::string joined;
+  for (const auto& a : mine) joined += a + '\n';
+  std::uint64_t size = joined.size();
+  comm.broadcast_bytes(&size, sizeof size, 0);
+  std::string root = joined;
+  root.resize(static_cast<std::size_t>(size));
+  comm.broadcast_bytes(root.data(), root.size(), 0);
+  dist::collective_phase(comm, [&] {
+    dist::check_mpi_timeout_environment();
+    if (root == joined) return;
+    std::vector<std::string> theirs;
+    for (std::size_t at = 0, nl; (nl = root.find('\n', at)) != std::string::npos; at = nl + 1)
+      theirs.push_back(root.substr(at, nl - at));
+    std::size_t i = 0;
+    while (i < mine.size() && i < theirs.size() && mine[i] == theirs[i]) ++i;
+    const std::string ours = i < mine.size() ? mine[i] : "(nothing)";
+    const std::string root_has = i < theirs.size() ? theirs[i] : "(nothing)";
+    throw dist::OrderedError{
+        std::uint64_t(comm.rank()),
+        PlanError::invalid_argument(
+            "MPI rank " + std::to_string(comm.rank()) +
+                " was started with other arguments than rank 0 ('" + ours + "' where rank 0 has '" +
+                root_has + "')",
+            "start every rank with the same 'strata plan FILE --distributed ...' arguments")};
+  });
 }
 
 std::uint64_t peak_rss_bytes() {
@@ -51,9 +89,11 @@ int plan_and_print(const dist::Communicator& comm, const dist::DistributedEdgeLi
                    const DistributedPlanArgs& args, std::uint64_t budget) {
   using Space = Kokkos::DefaultExecutionSpace;
   std::vector<WaveDependency<Ordinal>> deps;
-  deps.reserve(list.dependencies.size());
-  for (const auto& d : list.dependencies)
-    deps.push_back({static_cast<Ordinal>(d.before), static_cast<Ordinal>(d.after)});
+  dist::collective_phase(comm, [&] {
+    dist::reserve_entries(deps, list.dependencies.size(), "dependencies (planning copy)");
+    for (const auto& d : list.dependencies)
+      deps.push_back({static_cast<Ordinal>(d.before), static_cast<Ordinal>(d.after)});
+  });
   Space space;
   dist::DistributedOptions options;
   options.rank_budget_bytes = budget;
@@ -67,26 +107,23 @@ int plan_and_print(const dist::Communicator& comm, const dist::DistributedEdgeLi
     // Planning only (reading excluded), the slowest rank of each repeat.
     std::vector<double> plan_t, gather_t;
     for (int r = 0; r < args.repeats; ++r) {
-      MPI_Barrier(comm.comm());
+      comm.barrier();
       auto start = std::chrono::steady_clock::now();
       local = run();
-      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, comm.comm());
-      plan_t.push_back(s);
-      MPI_Barrier(comm.comm());
+      plan_t.push_back(comm.max_double(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+      comm.barrier();
       start = std::chrono::steady_clock::now();
       plan = dist::gather_plan(space, comm, local);
-      s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, comm.comm());
-      gather_t.push_back(s);
+      gather_t.push_back(comm.max_double(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     }
     std::sort(plan_t.begin(), plan_t.end());
     std::sort(gather_t.begin(), gather_t.end());
     // Per rank: owned waves, planner device bytes at their high point, peak RSS.
     const std::uint64_t row[3] = {local.shard.wave_count_of(comm.rank()), local.peak_bytes,
                                   peak_rss_bytes()};
-    std::vector<std::uint64_t> rows(comm.rank() == 0 ? 3 * std::size_t(comm.size()) : 0);
-    MPI_Gather(row, 3, MPI_UINT64_T, rows.data(), 3, MPI_UINT64_T, 0, comm.comm());
+    const std::vector<std::uint64_t> rows = comm.gather(row, 3, 0);
     if (comm.rank() == 0) {
       std::cerr << std::setprecision(6) << "plan_seconds " << plan_t[plan_t.size() / 2]
                 << " (distributed, slowest rank)\n"
@@ -113,10 +150,13 @@ int plan_and_print(const dist::Communicator& comm, const dist::DistributedEdgeLi
 
 int plan_distributed(const DistributedPlanArgs& args) {
   const dist::Communicator comm(MPI_COMM_WORLD);
+  agree_on_arguments(comm, args);
   const dist::DistributedEdgeList list = dist::read_edge_list_distributed(comm, args.file);
-  const std::uint64_t budget =
+  // One budget for all (the smallest: nodes may differ in memory), so the
+  // shard plan is the same on every rank.
+  const std::uint64_t budget = comm.min(
       args.rank_budget != 0 ? args.rank_budget
-                            : physical_memory_bytes() / std::uint64_t(ranks_on_node(comm));
+                            : physical_memory_bytes() / std::uint64_t(comm.ranks_on_node()));
   // The ordinal width is chosen as `strata plan` chooses it (every rank
   // knows the global counts and the largest id).
   constexpr std::uint64_t max32 = std::numeric_limits<std::uint32_t>::max();

@@ -7,23 +7,57 @@ For generated graphs and bad inputs, on 1, 2 and 4 ranks: stdout and the exit
 code are identical, and the error line (stderr's first line) is identical.
 Also: a per-rank budget too small for the rank count is InsufficientRanks
 (exit 3) and one that forces sharding still gives the single-process plan.
+
+Reliability (issue 12): a header claiming half a billion waves is answered
+from its counts under a 600 MB address-space limit per rank (the budget is
+checked before any per-wave array); 2^63 waves is the single-process kind; a
+rank out of memory names the real count; ranks started with other arguments
+(an MPMD launch) all stop with InvalidArgument instead of waiting; a rank
+that dies while the launcher keeps the others alive (Open MPI's
+--enable-recovery) leaves them to the watchdog (RankTimeout, exit 3).
 """
 import os
+import resource
 import subprocess
 import sys
 import tempfile
+import time
 
 strata, mpiexec, numproc_flag = sys.argv[1:4]
 mpi_flags = sys.argv[4:]
 failures = []
 
 
-def run(args, ranks=None):
+def run(args, ranks=None, env=None, address_space=None):
     cmd = [strata] + args
     if ranks is not None:
         cmd = [mpiexec, numproc_flag, str(ranks)] + mpi_flags + cmd
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    limit = None
+    if address_space is not None:
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
+                       env=None if env is None else dict(os.environ, **env), preexec_fn=limit)
     return p.returncode, p.stdout, p.stderr
+
+
+def run_mpmd(parts, env=None, timeout=60):
+    """mpiexec FLAGS -n 1 PART0 : -n 1 PART1 ... (each part an argv list)."""
+    cmd = [mpiexec] + mpi_flags
+    for i, part in enumerate(parts):
+        cmd += ([":"] if i else []) + [numproc_flag, "1"] + part
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       env=dict(os.environ, **(env or {})))
+    return p.returncode, p.stdout, p.stderr
+
+
+def strata_lines(text):
+    return [line for line in text.splitlines() if line.startswith("strata:")]
+
+
+version = subprocess.run([mpiexec, "--version"], capture_output=True, text=True).stdout
+open_mpi = "Open MPI" in version or "OpenRTE" in version
+sanitized = "ASAN_OPTIONS" in os.environ  # an address-space limit breaks ASan's shadow memory
 
 
 def first_line(text):
@@ -104,6 +138,77 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run(["plan", path, "--distributed", "--max-memory", "1G"], 2)
     if rc != 2 or err.count("strata: InvalidArgument") != 1:
         failures.append(f"--max-memory with --distributed: exit {rc}, stderr {err!r}")
+
+    # --- Memory is checked from the counts before it is spent (issue 12, item 5).
+    half_billion = write("half_billion.txt", "500000000 0")  # 12 bytes; 14 GB of planner storage
+    if not sanitized:
+        # The per-wave arrays of 250 million waves per rank would be 2 GB each.
+        rc, out, err = run(["plan", half_billion, "--distributed", "--rank-budget", "1G"], 2,
+                           address_space=600 << 20)
+        if rc != 3 or out or not first_line(err).startswith(
+                "strata: InsufficientRanks: distributed planning needs at least 14 ranks"):
+            failures.append(f"500000000 waves under 600 MB per rank: exit {rc}, '{first_line(err)}'")
+        # A rank out of memory names what and how many (not "0 entries") and the per-rank budget.
+        rc, out, err = run(["plan", write("two_hundred_million.txt", "200000000 0"),
+                            "--distributed", "--rank-budget", "100G"], address_space=600 << 20)
+        if rc != 3 or out or "could not reserve 200000000 dist out-degrees entries" not in err \
+                or "Fix: lower --rank-budget" not in err:
+            failures.append(f"rank out of memory: exit {rc}, '{first_line(err)}'")
+    # 2^63 waves: the single-process kind (MemoryConstrained: no rank count holds it).
+    huge = write("two_to_63.txt", "9223372036854775808 0")
+    want = run(["plan", huge])
+    got = run(["plan", huge, "--distributed", "--rank-budget", "1G"], 2)
+    if not (want[0] == got[0] == 3) or not first_line(want[2]).startswith(
+            "strata: MemoryConstrained:") or not first_line(got[2]).startswith(
+            "strata: MemoryConstrained:") or "--rank-budget" not in first_line(got[2]):
+        failures.append(f"2^63 waves: single '{first_line(want[2])}', distributed '{first_line(got[2])}'")
+
+    # --- MPI misuse never hangs (issue 12, item 9).
+    small = os.path.join(tmp, "sweep2d.txt")
+    # --time on one rank only: every rank stops before any collective work.
+    rc, out, err = run_mpmd([[strata, "plan", small, "--distributed"],
+                             [strata, "plan", small, "--distributed", "--time"]])
+    lines = strata_lines(err)
+    if rc != 2 or out or len(lines) != 1 or not lines[0].startswith(
+            "strata: InvalidArgument: MPI rank 1 was started with other arguments than rank 0 "
+            "('--time given' where rank 0 has '--time not given')"):
+        failures.append(f"--time on one rank: exit {rc}, stdout {len(out)} bytes, {lines}")
+    # A rank without --distributed refuses to plan alone under mpiexec (exit 2), so the
+    # launcher ends the job; needs the launcher check wired into plan_command (mpi_session.hpp).
+    probe = run(["plan", small], env={"OMPI_COMM_WORLD_SIZE": "2", "PMI_SIZE": "2"})
+    if probe[0] == 2 and "without --distributed" in first_line(probe[2]):
+        rc, out, err = run_mpmd([[strata, "plan", small, "--distributed"], [strata, "plan", small]],
+                                env={"STRATA_MPI_TIMEOUT": "20"})
+        if rc == 0 or out or not any("without --distributed" in l for l in strata_lines(err)):
+            failures.append(f"rank without --distributed: exit {rc}, {strata_lines(err)}")
+    else:
+        print("skipped: a rank without --distributed (plan_command does not check for a launcher)")
+    # A rank that dies while the launcher keeps the others alive: the survivor's watchdog
+    # ends it (RankTimeout, exit 3) about STRATA_MPI_TIMEOUT seconds later. Rank 1 dies of
+    # its CPU-time limit (SIGXCPU after 1 s of CPU: well past MPI_Init, long before the
+    # 1000 repeats end); rank 0 reports its own exit code through the shell.
+    if open_mpi:
+        big = gen("sweep3d_40.txt", ["sweep3d", "40"])
+        args = f"plan {big} --distributed --time --repeats 1000"
+        start = time.monotonic()
+        cmd = [mpiexec, "--enable-recovery"] + mpi_flags + [
+            numproc_flag, "1", "sh", "-c", f"'{strata}' {args}; echo strata-exit=$? >&2", ":",
+            numproc_flag, "1", "sh", "-c", f"ulimit -t 1; exec '{strata}' {args}"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=90,
+                           env=dict(os.environ, STRATA_MPI_TIMEOUT="2"))
+        lines = strata_lines(p.stderr)
+        if p.stdout or "strata-exit=3" not in p.stderr or len(lines) != 1 or not lines[0].startswith(
+                "strata: RankTimeout: rank 0 waited 2 s in MPI_"):
+            failures.append(f"dead rank, launcher keeps the survivor: stdout {len(p.stdout)} "
+                            f"bytes, {lines}, {p.stderr[-300:]!r}")
+        print(f"watchdog: the survivor ended {time.monotonic() - start:.1f} s after the launch")
+    else:
+        print("skipped: the watchdog test needs Open MPI's --enable-recovery")
+    # A malformed timeout is a usage error on every rank.
+    rc, out, err = run(["plan", small, "--distributed"], 2, env={"STRATA_MPI_TIMEOUT": "soon"})
+    if rc != 2 or out or not first_line(err).startswith(
+            "strata: InvalidArgument: STRATA_MPI_TIMEOUT must be a number of seconds"):
+        failures.append(f"STRATA_MPI_TIMEOUT=soon: exit {rc}, '{first_line(err)}'")
 
 if failures:
     print("\n".join(failures))

@@ -9,7 +9,7 @@ std::string prefixed(ErrorKind kind, const std::string& body) {
   return std::string(error_kind_name(kind)) + ": " + body;
 }
 const char* const kShardFix =
-    "Fix: shard the dependency graph before barrier planning (strata's dist/ "
+    "Fix: shard the dependency graph before barrier planning (strata's distributed/ "
     "layer), or plan with 64-bit ordinals.";
 }  // namespace
 
@@ -31,6 +31,7 @@ const char* error_kind_name(ErrorKind kind) noexcept {
     case ErrorKind::WaveFaulted: return "WaveFaulted";
     case ErrorKind::RequeueLimit: return "RequeueLimit";
     case ErrorKind::NotCoResident: return "NotCoResident";
+    case ErrorKind::RankTimeout: return "RankTimeout";
   }
   return "Unknown";
 }
@@ -218,6 +219,20 @@ PlanError PlanError::not_co_resident(std::uint64_t league, std::uint64_t team_si
   e.requested_ = league;
   e.available_ = available;
   e.field_ = std::move(backend);
+  return e;
+}
+
+PlanError PlanError::rank_timeout(std::string call, std::uint64_t seconds, int rank) {
+  PlanError e(ErrorKind::RankTimeout,
+              prefixed(ErrorKind::RankTimeout,
+                       "rank " + std::to_string(rank) + " waited " + std::to_string(seconds) +
+                           " s in " + call +
+                           " for the other MPI ranks (one died, hangs, or was started with "
+                           "other arguments). Fix: read the other ranks' errors and the "
+                           "launcher's report; if a rank is only slow, raise STRATA_MPI_TIMEOUT "
+                           "(seconds, 0: wait forever)."));
+  e.field_ = std::move(call);
+  e.requested_ = seconds;
   return e;
 }
 

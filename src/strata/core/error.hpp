@@ -31,6 +31,7 @@ enum class ErrorKind : int {
   WaveFaulted,            ///< executor: a wave functor returned TaskState::Faulted
   RequeueLimit,           ///< executor: a wave yielded / requeued more often than allowed
   NotCoResident,          ///< executor: a persistent league cannot all be resident at once
+  RankTimeout,            ///< distributed planning: the other ranks did not join an MPI call in time
 };
 
 /// Name of an error kind as it appears at the start of messages ("Cycle").
@@ -64,9 +65,12 @@ class PlanError : public std::runtime_error {
   static PlanError requeue_limit(std::uint64_t wave, std::uint64_t bound);
   static PlanError not_co_resident(std::uint64_t league, std::uint64_t team_size,
                                    std::uint64_t available, std::string backend);
+  /// `rank` waited `seconds` in the MPI call `call` for the other ranks (field(): the
+  /// call, requested(): the seconds).
+  static PlanError rank_timeout(std::string call, std::uint64_t seconds, int rank);
 
   /// Every field of an error (its text included), so that an error can be
-  /// carried to another process and rebuilt there identically (dist/).
+  /// carried to another process and rebuilt there identically (distributed/).
   struct Fields {
     ErrorKind kind = ErrorKind::InvalidArgument;
     std::string text, field, message;

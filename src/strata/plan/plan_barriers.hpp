@@ -31,7 +31,7 @@
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/detail/group_offsets.hpp>
 #include <strata/plan/detail/layer_driver.hpp>
-#include <strata/plan/detail/stable_level_sort.hpp>
+#include <strata/plan/layout_from_levels.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
 #include <strata/launch/planner_storage.hpp>
@@ -70,7 +70,6 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
   if (walk.fused) {  // the fused layers were never seen by the host: count them on the device
     groups = detail::group_count_of(space, plan.level);
     plan.group_offsets = allocate_view<typename Plan::view_type>(groups + 1, "group offsets");
-    detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
   } else {
     const auto& begins = scratch.layer_begin;
     groups = begins.size() - 1;
@@ -80,7 +79,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>(begins.data(),
                                                                             begins.size()));
   }
-  detail::stable_level_sort(space, groups, plan.level, plan.waves, scratch);
+  layout_from_levels(space, groups, plan, scratch, /*offsets_known=*/!walk.fused);
   space.fence();
   return plan;
 }

@@ -1,7 +1,9 @@
 #pragma once
 // Start of every mode: remaining in-degree of each wave (atomic count over
 // the CSR entries) and layer 0, the waves nobody waits for, compacted in
-// ascending order by a scan. Every other wave gets the unreached level.
+// ascending order by a scan (compact_sources, public in
+// plan/frontier_sources.hpp: distributed planning starts its walk with it).
+// Every other wave gets the unreached level.
 #include <cstdint>
 #include <limits>
 
@@ -10,36 +12,9 @@
 #include <strata/core/atomics.hpp>
 #include <strata/core/ordinal.hpp>
 #include <strata/graph/dependency_graph.hpp>
+#include <strata/plan/frontier_sources.hpp>
 
 namespace strata::detail {
-
-/// Level of waves no layer has reached yet.
-template <class Ordinal>
-inline constexpr Ordinal unreached_level = std::numeric_limits<Ordinal>::max();
-
-/// Layer 0 of waves 0..count-1: those with no remaining in-degree get level 0
-/// and are compacted, ascending, into `order`; every other wave gets the
-/// unreached level. Returns how many there are.
-template <class ExecSpace, class RemainingView, class OrderView, class LevelView>
-std::uint64_t compact_sources(const ExecSpace& space, std::size_t count,
-                              const RemainingView& remaining, const OrderView& order,
-                              const LevelView& level) {
-  using Ordinal = typename LevelView::non_const_value_type;
-  constexpr Ordinal unreached = unreached_level<Ordinal>;
-  scan_value_t<Ordinal> sources = 0;
-  Kokkos::parallel_scan(
-      "strata::plan::sources", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
-      KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Ordinal>& position, const bool final) {
-        const bool source = remaining(w) == 0;
-        if (final) {
-          level(w) = source ? Ordinal(0) : unreached;
-          if (source) order(position) = Ordinal(w);
-        }
-        if (source) ++position;
-      },
-      sources);
-  return sources;
-}
 
 template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
           class LevelView>

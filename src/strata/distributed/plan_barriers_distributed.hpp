@@ -40,14 +40,15 @@
 #include <strata/core/error.hpp>
 #include <strata/core/ordinal.hpp>
 #include <strata/core/storage.hpp>
-#include <strata/dist/communicator.hpp>
-#include <strata/dist/distribute_dependencies.hpp>
-#include <strata/dist/distributed_error.hpp>
-#include <strata/dist/shard_plan.hpp>
+#include <strata/distributed/communicator.hpp>
+#include <strata/distributed/distribute_dependencies.hpp>
+#include <strata/distributed/distributed_error.hpp>
+#include <strata/distributed/rank_storage.hpp>
+#include <strata/distributed/shard_plan.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/plan/detail/frontier_start.hpp>
+#include <strata/plan/frontier_sources.hpp>
 
 namespace strata::dist {
 
@@ -173,7 +174,7 @@ void apply_received(const ExecSpace& space, const Views& v, std::size_t count,
 /// Layer 0: the owned waves with no remaining in-degree, compacted in order.
 template <class ExecSpace, class Ordinal, class Views>
 std::uint64_t sources(const ExecSpace& space, const Views& v) {
-  return strata::detail::compact_sources(space, v.n, v.remaining, v.order, v.level);
+  return compact_sources(space, v.n, v.remaining, v.order, v.level);
 }
 
 /// Remote out-edges of the owned waves.
@@ -305,7 +306,7 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
     remote_out = detail::remote_edge_count(space, graph, s.lo, s.n);
     (void)detail::mpi_count(remote_out);  // every later per-rank count fits MPI's int
     s.send = allocate_view<decltype(s.send)>(remote_out, "dist outgoing decrements");
-    s.send_host = Kokkos::create_mirror_view(s.send);
+    s.send_host = host_mirror(s.send, "dist outgoing decrements (host staging)");
   });
   // Every remote in-edge of this rank arrives exactly once over all layers:
   // the in-degree exchange below tells how many, which sizes the receive buffer.
@@ -325,7 +326,7 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
   collective_phase(comm, [&] {
     (void)detail::mpi_count(remote_in);
     s.recv = allocate_view<decltype(s.recv)>(remote_in, "dist incoming decrements");
-    s.recv_host = Kokkos::create_mirror_view(s.recv);
+    s.recv_host = host_mirror(s.recv, "dist incoming decrements (host staging)");
   });
   const std::uint64_t state_bytes = graph.bytes() + storage.cursor.span() * sizeof(Offset) + s.bytes();
   if (state_bytes > plan.peak_bytes) plan.peak_bytes = state_bytes;

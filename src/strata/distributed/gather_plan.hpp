@@ -2,8 +2,8 @@
 // gather_plan: the whole BarrierPlan of a distributed plan on one rank.
 // The levels are gathered (MPI_Gatherv, rank order = wave order: the
 // partition is by contiguous blocks); the root then lays the plan out with
-// the single-process planner's own pieces — group offsets from the levels
-// (histogram + scan) and the stable level sort — so the plan is
+// the single-process planner's own last step, layout_from_levels (group
+// offsets from the levels, the stable level sort), so the plan is
 // bit-identical to plan_barriers'. Other ranks get an empty plan.
 #include <cstdint>
 #include <vector>
@@ -11,13 +11,13 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/storage.hpp>
-#include <strata/dist/communicator.hpp>
-#include <strata/dist/distribute_dependencies.hpp>
-#include <strata/dist/distributed_error.hpp>
-#include <strata/dist/plan_barriers_distributed.hpp>
+#include <strata/distributed/communicator.hpp>
+#include <strata/distributed/distribute_dependencies.hpp>
+#include <strata/distributed/distributed_error.hpp>
+#include <strata/distributed/plan_barriers_distributed.hpp>
+#include <strata/distributed/rank_storage.hpp>
 #include <strata/plan/barrier_plan.hpp>
-#include <strata/plan/detail/group_offsets.hpp>
-#include <strata/plan/detail/stable_level_sort.hpp>
+#include <strata/plan/layout_from_levels.hpp>
 #include <strata/plan/planner_scratch.hpp>
 
 namespace strata::dist {
@@ -33,32 +33,28 @@ BarrierPlan<ExecSpace, Ordinal> gather_plan(const ExecSpace& space, const Commun
   typename Plan::view_type::HostMirror level_host;
   std::vector<int> counts, displs;
   PlannerScratch<ExecSpace, Ordinal, Ordinal> scratch;  // the layout's buffers only
+  typename DistributedPlan<ExecSpace, Ordinal>::view_type::HostMirror mine;
   collective_phase(comm, [&] {
+    mine = host_mirror(local.level, "dist gathered levels (host staging)");
+    Kokkos::deep_copy(space, mine, local.level);
+    space.fence();
     if (!is_root) return;
     plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
     plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
     plan.group_offsets =
         allocate_view<typename Plan::view_type>(local.group_count() + 1, "group offsets");
-    level_host = Kokkos::create_mirror_view(plan.level);
-    reserve_capacity(scratch.order, waves, "ready wave layers");
-    reserve_capacity(scratch.sort_counts,
-                     strata::detail::level_sort_buckets *
-                         strata::detail::level_sort_chunks(space, waves),
-                     "level sort counters");
+    level_host = host_mirror(plan.level, "wave levels (host staging)");
+    reserve_layout(space, waves, scratch);
     for (int r = 0; r < comm.size(); ++r) {
       counts.push_back(detail::mpi_count(local.shard.wave_count_of(r)));
       displs.push_back(detail::mpi_count(local.shard.first_wave(r)));
     }
   });
-  const auto mine = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.level);
-  check_mpi(MPI_Gatherv(mine.data(), static_cast<int>(mine.extent(0)), mpi_type<Ordinal>(),
-                        is_root ? level_host.data() : nullptr, counts.data(), displs.data(),
-                        mpi_type<Ordinal>(), root, comm.comm()),
-            "MPI_Gatherv", comm.comm());
+  comm.gather_varying(mine.data(), static_cast<int>(mine.extent(0)),
+                      is_root ? level_host.data() : nullptr, counts, displs, root);
   if (!is_root) return Plan{};
   Kokkos::deep_copy(space, plan.level, level_host);
-  strata::detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
-  strata::detail::stable_level_sort(space, local.group_count(), plan.level, plan.waves, scratch);
+  layout_from_levels(space, local.group_count(), plan, scratch);
   space.fence();
   return plan;
 }

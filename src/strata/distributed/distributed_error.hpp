@@ -10,6 +10,12 @@
 // The order key makes "the first offender" global: a dependency's index in
 // the global input order, a line number for parse errors; 0 for errors
 // every rank would report alike.
+//
+// A rank that runs out of memory says so in the terms of a distributed run:
+// StorageReserveFailed keeps its count and field but its Fix: names the
+// per-rank budget and the rank count (not "shard the graph": it is sharded),
+// and an allocation that failed outside the sized helpers (a bare
+// std::bad_alloc) does not claim a count it does not know.
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -20,7 +26,7 @@
 #include <vector>
 
 #include <strata/core/error.hpp>
-#include <strata/dist/communicator.hpp>
+#include <strata/distributed/communicator.hpp>
 
 namespace strata::dist {
 
@@ -34,6 +40,18 @@ struct OrderedError {
 std::vector<char> serialize_error(const PlanError& error);
 PlanError deserialize_error(const std::vector<char>& bytes);
 
+/// The hint of a rank out of memory (see the file comment).
+inline constexpr const char* rank_memory_fix =
+    "lower --rank-budget to the memory a rank can really allocate (the run then asks for "
+    "more ranks), or run with more ranks";
+
+/// `error` with its Fix: hint replaced by `fix`.
+PlanError with_fix(const PlanError& error, const std::string& fix);
+/// A candidate error as a distributed run reports it (see the file comment).
+PlanError in_distributed_terms(const PlanError& error);
+/// StorageReserveFailed for an allocation whose size is not known here.
+PlanError allocation_failed(const char* what);
+
 /// Agrees on the local candidate errors (see the file comment); throws the
 /// winning error on every rank, or returns when no rank has one.
 void agree_on_errors(const Communicator& comm, const std::optional<OrderedError>& local);
@@ -45,12 +63,11 @@ void collective_phase(const Communicator& comm, Phase&& phase) {
   try {
     phase();
   } catch (const OrderedError& e) {
-    local = e;
+    local = OrderedError{e.key, in_distributed_terms(e.error)};
   } catch (const PlanError& e) {
-    local = OrderedError{0, e};
+    local = OrderedError{0, in_distributed_terms(e)};
   } catch (const std::bad_alloc& e) {
-    local = OrderedError{0, PlanError::storage_reserve_failed("distributed planning buffers", 0,
-                                                              e.what())};
+    local = OrderedError{0, allocation_failed(e.what())};
   }
   agree_on_errors(comm, local);
 }

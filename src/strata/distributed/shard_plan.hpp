@@ -17,14 +17,25 @@
 //                = ceil(W / (budget - fixed - 1 - heaviest))  otherwise
 //
 // and running on ranks_needed or more ranks keeps every rank within budget.
-// Fewer is InsufficientRanks{needed, available, budget}; a budget that not
-// even one wave fits is MemoryConstrained. A budget of 0 means unbounded.
+// Fewer is InsufficientRanks{needed, available, budget}. No rank count helps
+// when the heaviest wave does not fit one rank, or when the graph needs more
+// ranks than MPI can number (2^31 - 1; a wave count of 2^63 needs that many
+// at any budget a machine has): that is MemoryConstrained, the single-process
+// answer to a graph beyond the memory budget, with a Fix: for the per-rank
+// budget. A budget of 0 means unbounded.
+//
+// check_rank_count runs twice: before any per-wave array is allocated, with
+// the smallest heaviest wave the counts allow (the mean out-degree, rounded
+// up), so a header claiming billions of waves is answered from its counts
+// alone; then with the real largest out-degree.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <strata/core/error.hpp>
+#include <strata/distributed/distributed_error.hpp>
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/launch/planner_storage.hpp>
 
@@ -82,20 +93,71 @@ inline std::vector<std::uint64_t> uniform_wave_begin(std::uint64_t waves, int ra
   return begin;
 }
 
+/// The largest number of ranks an MPI communicator can have (ranks are ints).
+inline constexpr std::uint64_t max_mpi_ranks = std::uint64_t(std::numeric_limits<int>::max());
+
+namespace detail {
+inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max()
+                                                           : a + b;
+}
+inline std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  return b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b
+             ? std::numeric_limits<std::uint64_t>::max()
+             : a * b;
+}
+}  // namespace detail
+
+/// W: the bytes of all waves and dependencies, saturating at 2^64 - 1.
+inline std::uint64_t total_weight(const ShardRates& rates, std::uint64_t waves,
+                                  std::uint64_t dependencies) {
+  return detail::saturating_add(detail::saturating_mul(rates.per_wave, waves),
+                                detail::saturating_mul(rates.per_dependency, dependencies));
+}
+
 /// The fewest ranks for a shape (see the file comment); throws
-/// MemoryConstrained when no rank count suffices.
+/// MemoryConstrained when no rank count suffices, CountOverflow when the
+/// budget is unbounded (0) and the bytes do not fit 64 bits.
 inline std::uint64_t ranks_needed(const ShardRates& rates, std::uint64_t waves,
                                   std::uint64_t dependencies, std::uint64_t max_out_degree,
                                   std::uint64_t budget) {
   constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
-  if (waves > max / 64 || dependencies > max / 64) throw PlanError::count_overflow("shard weights");
-  const std::uint64_t total = rates.per_wave * waves + rates.per_dependency * dependencies;
-  if (budget == 0 || rates.fixed + total <= budget) return 1;
-  const std::uint64_t heaviest = rates.per_wave + rates.per_dependency * max_out_degree;
-  const std::uint64_t slack = rates.fixed + 1 + heaviest;
-  if (budget <= slack) throw PlanError::memory_constrained(slack, budget);
+  const std::uint64_t total = total_weight(rates, waves, dependencies);
+  const std::uint64_t held = detail::saturating_add(rates.fixed, total);
+  if (budget == 0) {
+    if (held == max) throw PlanError::count_overflow("shard weights");
+    return 1;
+  }
+  if (held <= budget && held != max) return 1;
+  const std::uint64_t heaviest = detail::saturating_add(
+      rates.per_wave, detail::saturating_mul(rates.per_dependency, max_out_degree));
+  const std::uint64_t slack = detail::saturating_add(rates.fixed + 1, heaviest);
+  if (budget <= slack)
+    throw with_fix(PlanError::memory_constrained(slack, budget),
+                   "raise --rank-budget above " + std::to_string(slack) +
+                       " bytes (one rank holds its heaviest wave whole: more ranks do not help)");
   const std::uint64_t room = budget - slack;
-  return (total + room - 1) / room;
+  const std::uint64_t needed = total / room + (total % room != 0 ? 1 : 0);
+  if (held == max || needed > max_mpi_ranks)
+    throw with_fix(PlanError::memory_constrained(held, budget),
+                   "raise --rank-budget (at this budget the graph needs more than " +
+                       std::to_string(max_mpi_ranks) + " ranks, more than MPI can run)");
+  return needed;
+}
+
+/// ranks_needed for `ranks` ranks: InsufficientRanks when `ranks` is fewer.
+inline std::uint64_t check_rank_count(int ranks, const ShardRates& rates, std::uint64_t waves,
+                                      std::uint64_t dependencies, std::uint64_t max_out_degree,
+                                      std::uint64_t budget) {
+  const std::uint64_t needed = ranks_needed(rates, waves, dependencies, max_out_degree, budget);
+  if (needed > std::uint64_t(ranks))
+    throw PlanError::insufficient_ranks(needed, std::uint64_t(ranks), budget);
+  return needed;
+}
+
+/// The smallest largest out-degree `dependencies` over `waves` can have.
+inline std::uint64_t least_max_out_degree(std::uint64_t waves, std::uint64_t dependencies) {
+  return waves == 0 ? dependencies : dependencies / waves + (dependencies % waves != 0 ? 1 : 0);
 }
 
 /// The shard plan's shape for `ranks` ranks: ranks_needed (InsufficientRanks
@@ -110,10 +172,8 @@ inline ShardPlan make_shard_plan(int ranks, const ShardRates& rates, std::uint64
   s.dependency_count = dependencies;
   s.budget_bytes = budget;
   s.rates = rates;
-  s.ranks_needed = ranks_needed(rates, waves, dependencies, max_out_degree, budget);
-  if (s.ranks_needed > std::uint64_t(ranks))
-    throw PlanError::insufficient_ranks(s.ranks_needed, std::uint64_t(ranks), budget);
-  s.total_weight = rates.per_wave * waves + rates.per_dependency * dependencies;
+  s.ranks_needed = check_rank_count(ranks, rates, waves, dependencies, max_out_degree, budget);
+  s.total_weight = total_weight(rates, waves, dependencies);
   if (s.total_weight > std::numeric_limits<std::uint64_t>::max() / std::uint64_t(ranks))
     throw PlanError::count_overflow("shard weights");
   s.wave_begin = uniform_wave_begin(waves, ranks);

@@ -1,12 +1,14 @@
-#include <strata/dist/read_edge_list_distributed.hpp>
+#include <strata/distributed/read_edge_list_distributed.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
 #include <system_error>
 
 #include <strata/core/error.hpp>
-#include <strata/dist/distributed_error.hpp>
+#include <strata/distributed/distributed_error.hpp>
+#include <strata/distributed/rank_storage.hpp>
 #include <strata/io/edge_list.hpp>
 
 namespace strata::dist {
@@ -23,7 +25,13 @@ struct DataLine {
 /// (inclusive) unless byte to - 1 is one already.
 std::string read_range(std::ifstream& in, const std::string& path, std::uint64_t from,
                        std::uint64_t to, std::uint64_t size) {
-  std::string text(static_cast<std::size_t>(to - from), '\0');
+  std::string text;
+  try {
+    text.resize(static_cast<std::size_t>(to - from));
+  } catch (const std::exception& e) {
+    throw PlanError::storage_reserve_failed("file bytes", to - from,
+                                            strata::detail::one_line_message(e.what()));
+  }
   in.seekg(static_cast<std::streamoff>(from));
   if (!text.empty() && !in.read(text.data(), static_cast<std::streamsize>(text.size())))
     throw PlanError::io_error(path, "read failed");
@@ -75,6 +83,8 @@ DistributedEdgeList read_edge_list_distributed(const Communicator& comm, const s
     if (start == end) return;
     base = start == 0 ? 0 : start - 1;  // one byte before: does a line start at `start`?
     text = read_range(in, path, base, end, size);
+    reserve_entries(data, std::uint64_t(std::count(text.begin(), text.end(), '\n')) + 1,
+                    "edge-list line records");
     std::uint64_t p = start;  // the first line start in [start, end)
     if (start != 0) {
       const auto nl = text.find('\n');
@@ -119,7 +129,7 @@ DistributedEdgeList read_edge_list_distributed(const Communicator& comm, const s
   out.first_index = first_data == 0 ? 0 : first_data - 1;
   std::uint64_t local_max = 0;
   collective_phase(comm, [&] {
-    out.dependencies.reserve(data.size());
+    reserve_entries(out.dependencies, data.size(), "edge-list dependencies");
     for (std::size_t j = header_here ? 1 : 0; j < data.size(); ++j) {
       const std::uint64_t number = first_line + data[j].index + 1;
       const std::uint64_t index = first_data + j - 1;  // among the dependencies

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include <strata/dist/communicator.hpp>
+#include <strata/distributed/communicator.hpp>
 #include <strata/graph/wave_dependency.hpp>
 
 namespace strata::dist {

@@ -1,4 +1,6 @@
-#include <strata/dist/distributed_error.hpp>
+#include <strata/distributed/distributed_error.hpp>
+
+#include <strata/core/storage.hpp>
 
 namespace strata::dist {
 
@@ -65,6 +67,28 @@ PlanError deserialize_error(const std::vector<char>& bytes) {
   f.available_ranks = r.u64();
   f.available = r.u64();
   f.state_word = static_cast<std::uint32_t>(r.u64());
+  return PlanError::from_fields(f);
+}
+
+PlanError with_fix(const PlanError& error, const std::string& fix) {
+  PlanError::Fields f = error.fields();
+  const auto at = f.text.rfind(" Fix: ");
+  f.text = (at == std::string::npos ? f.text : f.text.substr(0, at)) + " Fix: " + fix + ".";
+  return PlanError::from_fields(f);
+}
+
+PlanError in_distributed_terms(const PlanError& error) {
+  if (error.kind() == ErrorKind::StorageReserveFailed) return with_fix(error, rank_memory_fix);
+  return error;
+}
+
+PlanError allocation_failed(const char* what) {
+  PlanError::Fields f;
+  f.kind = ErrorKind::StorageReserveFailed;
+  f.field = "distributed planning buffers";
+  f.message = strata::detail::one_line_message(what);
+  f.text = std::string(error_kind_name(f.kind)) + ": a rank could not allocate " + f.field +
+           ": " + f.message + ". Fix: " + rank_memory_fix + ".";
   return PlanError::from_fields(f);
 }
 

@@ -4,9 +4,13 @@
 // the rank that owns its `before` wave out. Four collective phases, each
 // closed by an error agreement (distributed_error.hpp):
 //
-//   validate   shape checks (CountOverflow) and the first invalid or self
-//              dependency in global input order: local min-reduction
-//              (first_invalid_dependency), then the global minimum index
+//   budget     from the global counts alone, before any per-wave array:
+//              the shape (CountOverflow), then the rank count the budget
+//              needs with the smallest heaviest wave the counts allow
+//              (InsufficientRanks, MemoryConstrained; check_rank_count)
+//   validate   the first invalid or self dependency in global input order:
+//              local min-reduction (first_invalid_dependency), then the
+//              global minimum index
 //   shape      dependencies sent to a uniform wave partition, out-degrees
 //              counted there, the ShardPlan's rank count checked against
 //              the budget (InsufficientRanks)
@@ -31,9 +35,10 @@
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/validate_dependencies.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/dist/communicator.hpp>
-#include <strata/dist/distributed_error.hpp>
-#include <strata/dist/shard_plan.hpp>
+#include <strata/distributed/communicator.hpp>
+#include <strata/distributed/distributed_error.hpp>
+#include <strata/distributed/rank_storage.hpp>
+#include <strata/distributed/shard_plan.hpp>
 
 namespace strata::dist {
 
@@ -167,7 +172,9 @@ Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space> send_to
   collective_phase(comm, [&] {
     send = allocate_view<DepView>(n, "dist outgoing dependencies");
     send_counts = bucket_by_owner(space, deps, begin, ranks, counts, cursor, send);
-    send_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), send);
+    send_host = host_mirror(send, "dist outgoing dependencies (host staging)");
+    Kokkos::deep_copy(space, send_host, send);
+    space.fence();
   });
   const std::vector<int> recv_counts = comm.exchange_counts(send_counts);
   std::uint64_t total = 0;
@@ -176,7 +183,7 @@ Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space> send_to
   typename DepView::HostMirror recv_host;
   collective_phase(comm, [&] {
     recv = allocate_view<DepView>(total, "dist owned dependencies");
-    recv_host = Kokkos::create_mirror_view(recv);
+    recv_host = host_mirror(recv, "dist owned dependencies (host staging)");
   });
   const ContiguousType<Ordinal> pair(2);
   comm.all_to_all(send_host.data(), send_counts, recv_host.data(), recv_counts, pair.get());
@@ -213,9 +220,18 @@ DistributedDependencies<ExecSpace, Ordinal> distribute_dependencies(
   const std::uint64_t dependency_count = comm.sum(local_count);
   out.first_index = comm.exclusive_sum(local_count);
 
-  // validate
+  // budget: the single-process order (shape, then memory, then the
+  // dependencies), and nothing per wave is allocated before it passes. A
+  // rank of the uniform partition below then holds 16 bytes per wave (the
+  // degrees and their prefix), less than the 28+ the budget was checked for.
   collective_phase(comm, [&] {
     check_graph_shape<Ordinal, Offset>(wave_count, dependency_count);
+    check_rank_count(ranks, shard_rates<Ordinal, Offset>(), wave_count, dependency_count,
+                     least_max_out_degree(wave_count, dependency_count), budget_bytes);
+  });
+
+  // validate
+  collective_phase(comm, [&] {
     const std::size_t first = first_invalid_dependency(space, wave_count, local);
     if (first == std::numeric_limits<std::size_t>::max()) return;
     WaveDependency<Ordinal> offender{};
