@@ -22,6 +22,7 @@
 #endif
 
 #include "commands.hpp"
+#include "mpi_session.hpp"
 #include "kokkos_options.hpp"
 #include "output.hpp"
 
@@ -206,23 +207,6 @@ class KokkosSession {
   void (*previous_abort_)(int) = SIG_DFL;
 };
 
-#ifdef STRATA_ENABLE_MPI
-/// MPI for `strata plan --distributed` only (the plain tool needs no mpiexec):
-/// initialised after Kokkos, finalised before it. Only rank 0 prints.
-class MpiSession {
- public:
-  MpiSession() {
-    int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    strata::tools::set_output_rank(rank == 0);
-  }
-  ~MpiSession() { MPI_Finalize(); }
-  MpiSession(const MpiSession&) = delete;
-  MpiSession& operator=(const MpiSession&) = delete;
-};
-#endif
 
 namespace {
 
@@ -231,6 +215,10 @@ namespace {
 /// the tool's flags.
 std::string cli_message(const strata::PlanError& e, bool distributed) {
   using strata::ErrorKind;
+  // The distributed planner words its resource hints for --rank-budget itself
+  // (whether more ranks help, the rank's real allocation); keep those.
+  if (distributed && std::string(e.what()).find("--rank-budget") != std::string::npos)
+    return e.what();
   if (e.kind() == ErrorKind::MemoryConstrained)
     return "MemoryConstrained: planning needs " + std::to_string(e.needed_bytes()) +
            " bytes but the memory budget is " + std::to_string(e.budget_bytes()) + " bytes. Fix: " +
@@ -279,7 +267,7 @@ int main(int argc, char* argv[]) {
   // holds every rank until rank 0 is there) and Kokkos::finalize.
   std::optional<KokkosSession> kokkos;
 #ifdef STRATA_ENABLE_MPI
-  std::optional<MpiSession> mpi;
+  std::optional<strata::tools::MpiSession> mpi;
 #endif
   try {
     tools::check_kokkos_options(kokkos_args);

@@ -21,6 +21,7 @@
 
 #include "commands.hpp"
 #include "memory_budget.hpp"
+#include "mpi_session.hpp"
 
 namespace strata::tools {
 
@@ -221,6 +222,7 @@ int plan_command(const std::vector<std::string>& argv) {
   // The budget bounds the reader (the file's text and its dependency list)
   // and then the planning, each checked before it allocates.
   const std::uint64_t budget = args.max_memory != 0 ? args.max_memory : physical_memory_bytes();
+  refuse_single_process_under_mpi_launcher();
   io::EdgeList list = args.demo ? demo_graph() : read_input(args.file, budget, args.max_memory != 0);
   // 32-bit ordinals and offsets when everything fits (half the memory traffic);
   // ids beyond 32 bits are kept exact so they are reported as they were written.
