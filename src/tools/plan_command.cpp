@@ -183,6 +183,10 @@ int plan_and_print(io::EdgeList list, const PlanArgs& args) {
               << (stats.fused ? "from_layer " + std::to_string(stats.fused_from_layer) +
                                     " workers " + std::to_string(stats.fused_workers)
                               : std::string("no"))
+              << " persistent "
+              << (stats.persistent ? "from_layer " + std::to_string(stats.persistent_from_layer) +
+                                         " teams " + std::to_string(stats.persistent_teams)
+                                   : std::string("no"))
               << "\n";
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
