@@ -692,6 +692,9 @@ void write_json(const Options& opt, const std::vector<DagResult>& dags, const Tr
       << "    \"load_average_end\": " << json_string(load_average()) << ",\n"
       << "    \"command\": " << json_string(opt.command_line) << ",\n"
       << "    \"repetitions\": " << opt.repetitions << ",\n"
+      << "    \"methods\": [";
+  for (std::size_t i = 0; i < opt.methods.size(); ++i) out << (i ? ", " : "") << json_string(opt.methods[i]);
+  out << "],\n"
       << "    \"team_size\": " << opt.team_size << ",\n"
       << "    \"small_flops\": " << opt.small_flops << ",\n"
       << "    \"kk_chain_threshold\": " << kk_chain_threshold(opt) << "\n  },\n"
