@@ -2,6 +2,7 @@
 // Umbrella header: everything a simulation code needs to plan barriers.
 #include <strata/core/error.hpp>
 #include <strata/core/ordinal.hpp>
+#include <strata/execute/executor.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>

@@ -28,6 +28,9 @@ const char* error_kind_name(ErrorKind kind) noexcept {
     case ErrorKind::InvalidTaskState: return "InvalidTaskState";
     case ErrorKind::MemoryConstrained: return "MemoryConstrained";
     case ErrorKind::InsufficientRanks: return "InsufficientRanks";
+    case ErrorKind::WaveFaulted: return "WaveFaulted";
+    case ErrorKind::RequeueLimit: return "RequeueLimit";
+    case ErrorKind::NotCoResident: return "NotCoResident";
   }
   return "Unknown";
 }
@@ -176,6 +179,48 @@ PlanError PlanError::insufficient_ranks(std::uint64_t needed_ranks, std::uint64_
   return e;
 }
 
+PlanError PlanError::wave_faulted(std::uint64_t wave) {
+  PlanError e(ErrorKind::WaveFaulted,
+              prefixed(ErrorKind::WaveFaulted,
+                       "wave " + std::to_string(wave) +
+                           " returned TaskState::Faulted; the run stopped and no wave of a later "
+                           "layer started. Fix: check the wave's inputs (Executor::task_snapshot() "
+                           "shows the faulted slot), then reset() the executor to run the plan "
+                           "again."));
+  e.wave_ = wave;
+  return e;
+}
+
+PlanError PlanError::requeue_limit(std::uint64_t wave, std::uint64_t bound) {
+  PlanError e(ErrorKind::RequeueLimit,
+              prefixed(ErrorKind::RequeueLimit,
+                       "wave " + std::to_string(wave) + " yielded or requeued more than " +
+                           std::to_string(bound) +
+                           " times. Fix: raise RunOptions::max_requeues_per_wave, or let the wave "
+                           "complete (a wave waiting on a wave of its own group never progresses: "
+                           "make that a dependency)."));
+  e.wave_ = wave;
+  e.requested_ = bound;
+  return e;
+}
+
+PlanError PlanError::not_co_resident(std::uint64_t league, std::uint64_t team_size,
+                                     std::uint64_t available, std::string backend) {
+  PlanError e(ErrorKind::NotCoResident,
+              prefixed(ErrorKind::NotCoResident,
+                       "a persistent league of " + std::to_string(league) + " teams of " +
+                           std::to_string(team_size) + " threads cannot all be resident on " +
+                           backend + " (at most " + std::to_string(available) +
+                           " teams run at once), so its device-wide waits could never finish. "
+                           "Fix: ask for at most " + std::to_string(available) +
+                           " teams (RunOptions::league_size, LaunchConfig::worker_count), a "
+                           "smaller team_size, or the layered mode."));
+  e.requested_ = league;
+  e.available_ = available;
+  e.field_ = std::move(backend);
+  return e;
+}
+
 PlanError::Fields PlanError::fields() const {
   Fields f;
   f.kind = kind_;
@@ -194,6 +239,7 @@ PlanError::Fields PlanError::fields() const {
   f.budget_bytes = budget_bytes_;
   f.needed_ranks = needed_ranks_;
   f.available_ranks = available_ranks_;
+  f.available = available_;
   f.state_word = state_word_;
   return f;
 }
@@ -214,6 +260,7 @@ PlanError PlanError::from_fields(const Fields& f) {
   e.budget_bytes_ = f.budget_bytes;
   e.needed_ranks_ = f.needed_ranks;
   e.available_ranks_ = f.available_ranks;
+  e.available_ = f.available;
   e.state_word_ = f.state_word;
   return e;
 }

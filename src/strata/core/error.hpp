@@ -28,6 +28,9 @@ enum class ErrorKind : int {
   InvalidTaskState,       ///< a task slot holds an unknown state word
   MemoryConstrained,      ///< graph + planner storage exceed the device memory budget
   InsufficientRanks,      ///< distributed planning: too few MPI ranks for the per-rank budget
+  WaveFaulted,            ///< executor: a wave functor returned TaskState::Faulted
+  RequeueLimit,           ///< executor: a wave yielded / requeued more often than allowed
+  NotCoResident,          ///< executor: a persistent league cannot all be resident at once
 };
 
 /// Name of an error kind as it appears at the start of messages ("Cycle").
@@ -53,6 +56,14 @@ class PlanError : public std::runtime_error {
   static PlanError memory_constrained(std::uint64_t needed_bytes, std::uint64_t budget_bytes);
   static PlanError insufficient_ranks(std::uint64_t needed_ranks, std::uint64_t available_ranks,
                                       std::uint64_t budget_bytes);
+  /// The executor's kinds (strata/execute/): the wave that faulted; the wave
+  /// that exceeded `bound` requeues (requested() is the bound); a league of
+  /// `league` teams of `team_size` threads where only `available` can be
+  /// resident on `backend` (requested() is the league, field() the backend).
+  static PlanError wave_faulted(std::uint64_t wave);
+  static PlanError requeue_limit(std::uint64_t wave, std::uint64_t bound);
+  static PlanError not_co_resident(std::uint64_t league, std::uint64_t team_size,
+                                   std::uint64_t available, std::string backend);
 
   /// Every field of an error (its text included), so that an error can be
   /// carried to another process and rebuilt there identically (dist/).
@@ -61,7 +72,7 @@ class PlanError : public std::runtime_error {
     std::string text, field, message;
     std::uint64_t wave_count = 0, before = 0, after = 0, wave = 0, unscheduled_waves = 0,
                   requested = 0, line = 0, slot = 0, needed_bytes = 0, budget_bytes = 0,
-                  needed_ranks = 0, available_ranks = 0;
+                  needed_ranks = 0, available_ranks = 0, available = 0;
     std::uint32_t state_word = 0;
   };
   Fields fields() const;
@@ -89,6 +100,8 @@ class PlanError : public std::runtime_error {
   /// (the budget is budget_bytes()).
   std::uint64_t needed_ranks() const noexcept { return needed_ranks_; }
   std::uint64_t available_ranks() const noexcept { return available_ranks_; }
+  /// For NotCoResident: the teams that can be resident at once.
+  std::uint64_t available() const noexcept { return available_; }
 
  private:
   PlanError(ErrorKind kind, const std::string& text) : std::runtime_error(text), kind_(kind) {}
@@ -97,7 +110,7 @@ class PlanError : public std::runtime_error {
   std::uint64_t wave_count_ = 0, before_ = 0, after_ = 0, wave_ = 0;
   std::uint64_t unscheduled_waves_ = 0, requested_ = 0, line_ = 0;
   std::uint64_t slot_ = 0, needed_bytes_ = 0, budget_bytes_ = 0;
-  std::uint64_t needed_ranks_ = 0, available_ranks_ = 0;
+  std::uint64_t needed_ranks_ = 0, available_ranks_ = 0, available_ = 0;
   std::uint32_t state_word_ = 0;
   std::string field_, message_;
 };

@@ -39,7 +39,7 @@ std::vector<char> serialize_error(const PlanError& error) {
   put(out, f.message);
   for (std::uint64_t v : {f.wave_count, f.before, f.after, f.wave, f.unscheduled_waves,
                           f.requested, f.line, f.slot, f.needed_bytes, f.budget_bytes,
-                          f.needed_ranks, f.available_ranks, std::uint64_t(f.state_word)})
+                          f.needed_ranks, f.available_ranks, f.available, std::uint64_t(f.state_word)})
     put(out, v);
   return out;
 }
@@ -63,6 +63,7 @@ PlanError deserialize_error(const std::vector<char>& bytes) {
   f.budget_bytes = r.u64();
   f.needed_ranks = r.u64();
   f.available_ranks = r.u64();
+  f.available = r.u64();
   f.state_word = static_cast<std::uint32_t>(r.u64());
   return PlanError::from_fields(f);
 }

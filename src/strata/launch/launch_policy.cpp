@@ -18,6 +18,15 @@ const char* launch_mode_name(LaunchMode mode) noexcept {
   return "unknown";
 }
 
+const char* execution_strategy_name(ExecutionStrategy strategy) noexcept {
+  switch (strategy) {
+    case ExecutionStrategy::Layered: return "layered";
+    case ExecutionStrategy::Persistent: return "persistent";
+    case ExecutionStrategy::Dataflow: return "dataflow";
+  }
+  return "unknown";
+}
+
 LaunchPolicy LaunchPolicy::standard() {
   LaunchPolicy p;
   // Measured on this project's benchmarks (docs/launch_policy.md).
@@ -34,6 +43,9 @@ LaunchPolicy LaunchPolicy::standard() {
   // in one dense step, a 1M fan-out's reverse CSR 0.26 s, power-law hubs
   // 0.2 s in the fused walk; top-down steps spread a hub over a team.
   p.heavy_wave_degree = 4096;
+  // The executor: groups narrower than two waves per resident team leave
+  // teams idle at every barrier (a first value, to be tuned from perf_test).
+  p.execute_dataflow_width_per_team = 2;
   return p;
 }
 
@@ -42,6 +54,48 @@ std::string percent(std::uint64_t bps) {
   return std::to_string(bps / 100) + "." + std::to_string((bps % 100) / 10) + "%";
 }
 }  // namespace
+
+ExecutionRecommendation LaunchPolicy::recommend_execution(const ExecutionShape& s) const {
+  ExecutionRecommendation rec;
+  if (s.groups <= 1) {
+    rec.strategy = ExecutionStrategy::Layered;
+    rec.reason = std::to_string(s.groups) + " group" + (s.groups == 1 ? "" : "s") +
+                 ": one launch, nothing to synchronise";
+    return rec;
+  }
+  if (s.device_concurrency == 1) {
+    rec.strategy = ExecutionStrategy::Persistent;
+    rec.reason = "one hardware thread: a barrier of one team is free and the group cursor is "
+                 "the cheapest queue (" + std::to_string(s.groups) + " groups)";
+    return rec;
+  }
+  const std::uint64_t teams = s.resident_teams == 0 ? 1 : s.resident_teams;
+  const std::uint64_t mean_width = s.waves / s.groups;
+  const std::uint64_t wide = teams * execute_dataflow_width_per_team;
+  const std::string shape = "mean group width " + std::to_string(mean_width) + " (" +
+                            std::to_string(s.waves) + " waves in " + std::to_string(s.groups) +
+                            " groups)";
+  if (mean_width < wide) {
+    rec.strategy = ExecutionStrategy::Dataflow;
+    rec.reason = shape + " < " + std::to_string(wide) + " (" +
+                 std::to_string(execute_dataflow_width_per_team) + " per resident team of " +
+                 std::to_string(teams) + "): barriers would idle teams; each wave starts when "
+                 "its predecessors finish";
+    return rec;
+  }
+  if (s.host_backend) {
+    rec.strategy = ExecutionStrategy::Layered;
+    rec.reason = shape + " fills " + std::to_string(teams) +
+                 " teams; on a host backend a launch per group costs less than spinning at a "
+                 "device-wide barrier";
+    return rec;
+  }
+  rec.strategy = ExecutionStrategy::Persistent;
+  rec.reason = shape + " fills " + std::to_string(teams) + " resident teams: one launch and " +
+               std::to_string(s.groups - 1) + " device-wide barriers instead of " +
+               std::to_string(s.groups) + " launches";
+  return rec;
+}
 
 LaunchRecommendation LaunchPolicy::recommend(const LaunchRequest& r) const {
   LaunchRecommendation rec;

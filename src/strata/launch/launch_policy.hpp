@@ -37,6 +37,25 @@
 
 namespace strata::launch {
 
+/// How the executor (strata/execute/) runs the waves of a plan.
+enum class ExecutionStrategy { Layered, Persistent, Dataflow };
+
+const char* execution_strategy_name(ExecutionStrategy strategy) noexcept;
+
+/// What the executor's automatic mode asks: the plan's shape and the device.
+struct ExecutionShape {
+  std::uint64_t waves = 0;
+  std::uint64_t groups = 0;
+  std::uint32_t device_concurrency = 0;  ///< hardware threads (1: Kokkos::Serial)
+  std::uint32_t resident_teams = 1;      ///< the persistent modes' co-resident league
+  bool host_backend = true;              ///< kernel launches are host calls, no device queue
+};
+
+struct ExecutionRecommendation {
+  ExecutionStrategy strategy = ExecutionStrategy::Layered;
+  std::string reason;  ///< one line: which rule decided, with its figures
+};
+
 class LaunchPolicy {
  public:
   static LaunchPolicy standard();
@@ -46,6 +65,21 @@ class LaunchPolicy {
   /// The mode recommend() would give, without formatting its reason (the
   /// planner asks before every layer).
   LaunchMode choose(const LaunchRequest& request) const;
+
+  /// The executor's automatic mode. Rules, in order:
+  ///  E1. at most one group: layered (one launch, nothing to synchronise);
+  ///  E2. one hardware thread: persistent (a barrier of one team is free and
+  ///      the group cursor is the cheapest queue);
+  ///  E3. mean group width below `execute_dataflow_width_per_team` waves per
+  ///      resident team: dataflow (a barrier per group would idle teams; a
+  ///      wave starts as soon as its predecessors finish);
+  ///  E4. host backend: layered (a launch per group is a function call,
+  ///      cheaper than teams spinning at a device-wide barrier);
+  ///  E5. otherwise persistent (one launch and groups - 1 device-wide
+  ///      barriers instead of a launch per group).
+  ExecutionRecommendation recommend_execution(const ExecutionShape& shape) const;
+
+  std::uint32_t execute_dataflow_width_per_team = 0;  ///< rule E3
 
   std::uint32_t serial_fused_max_frontier = 0;  ///< rule 3
   std::uint32_t fused_max_frontier = 0;       ///< rule 4

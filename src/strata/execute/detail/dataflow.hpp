@@ -1,0 +1,212 @@
+#pragma once
+// Dataflow mode: one launch, no barriers. Per-wave remaining-predecessor
+// counters and a device ready queue, as in Kokkos::WorkGraphPolicy, but with
+// team-level waves and waves that may run more than once (Yielded /
+// Requeued go back on the queue), so the queue is a bounded multi-producer
+// multi-consumer ring (Vyukov's sequence-numbered slots) instead of
+// WorkGraphPolicy's one-push-per-item array:
+//
+//   slot k of `capacity` (= wave count) holds a wave and a 64-bit sequence
+//   word; a push at position p waits until seq(p % capacity) == p, writes the
+//   wave, then seq = p + 1; a pop claims position p = head by compare-and-swap
+//   once seq(p % capacity) == p + 1, reads the wave, then seq = p + capacity.
+//   A wave is in the queue at most once at any time (it is pushed when its
+//   last predecessor completes, or by the team that ran it, which holds it),
+//   so at most `capacity` positions are pending and a push waits only for
+//   the pop of the previous lap, which has already claimed its slot.
+//   Positions are 64-bit and never wrap.
+//
+// A team pops a wave, runs it once, and on Completed decrements its
+// successors' counters (spread over the team's threads), pushing each that
+// reaches zero; it then decrements `outstanding`. The run ends when
+// outstanding reaches zero, or at a stop (drain or error). A wave's writes
+// are fenced (every thread, then a team barrier) before its successors are
+// released; the popping team fences before it runs the wave.
+//
+// prepare_dataflow() rebuilds the counters and the queue from the per-wave
+// states when a dataflow run starts (in-degrees counting only predecessors
+// that are not Completed; the ready waves in ascending order), so a dataflow
+// run resumes a drained run of any mode.
+#include <cstdint>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/device_barrier.hpp>
+#include <strata/core/spin_wait.hpp>
+#include <strata/execute/detail/executor_state.hpp>
+#include <strata/execute/detail/wave_invoke.hpp>
+
+namespace strata::execute_detail {
+
+template <class ExecSpace, class Ordinal>
+struct ReadyQueue {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<Ordinal*, memory_space> slots;
+  Kokkos::View<std::uint64_t*, memory_space> sequence;
+  Kokkos::View<std::uint64_t*, memory_space> control;  ///< queue_head, queue_tail, abort_word
+
+  KOKKOS_INLINE_FUNCTION std::uint64_t capacity() const { return slots.extent(0); }
+
+  /// Any thread. Returns false only if the slot never frees (the abort word
+  /// is raised then: a team stopped making progress).
+  KOKKOS_INLINE_FUNCTION bool push(Ordinal w) const {
+    const std::uint64_t p = Kokkos::atomic_fetch_add(&control(queue_tail), std::uint64_t(1));
+    const std::uint64_t k = p % capacity();
+    for (std::uint64_t spins = 0; volatile_load(&sequence(k)) != p; ++spins) {
+      if (spins >= DeviceBarrier<memory_space>::default_spin_limit) {
+        Kokkos::atomic_fetch_max(&control(abort_word), std::uint64_t(1));
+        return false;
+      }
+      spin_pause(spins);
+    }
+    Kokkos::memory_fence();
+    volatile_store(&slots(k), w);
+    Kokkos::memory_fence();  // the wave before its sequence word
+    volatile_store(&sequence(k), p + 1);
+    return true;
+  }
+
+  /// One thread. False when the queue looks empty (or stayed contended for
+  /// 64 attempts: the caller retries later).
+  KOKKOS_INLINE_FUNCTION bool try_pop(Ordinal& w) const {
+    for (int attempt = 0; attempt < 64; ++attempt) {
+      const std::uint64_t p = volatile_load(&control(queue_head));
+      const std::uint64_t k = p % capacity();
+      const std::uint64_t seq = volatile_load(&sequence(k));
+      if (seq == p + 1) {
+        if (Kokkos::atomic_compare_exchange(&control(queue_head), p, p + 1) == p) {
+          Kokkos::memory_fence();  // the sequence word before the wave
+          w = volatile_load(&slots(k));
+          Kokkos::memory_fence();
+          volatile_store(&sequence(k), p + capacity());
+          return true;
+        }
+      } else if (seq <= p) {
+        return false;  // not filled yet: empty (or a push in flight)
+      }
+      // else: head moved past p meanwhile; reload
+    }
+    return false;
+  }
+};
+
+template <class ExecSpace, class Ordinal, class Offset, class Functor>
+struct DataflowKernel {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using memory_space = typename ExecSpace::memory_space;
+  static constexpr std::uint64_t code_stop = no_wave;
+  static constexpr std::uint64_t code_idle = no_wave - 1;
+
+  WaveState<ExecSpace, Ordinal> s;
+  ReadyQueue<ExecSpace, Ordinal> queue;
+  Kokkos::View<Offset*, memory_space> remaining;
+  Kokkos::View<Offset*, memory_space> row_map;
+  Kokkos::View<Ordinal*, memory_space> entries;
+  Functor f;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    std::uint64_t idle = 0;  // the leader's count of empty polls in a row
+    for (;;) {
+      std::uint64_t code = code_stop;
+      Kokkos::single(
+          Kokkos::PerTeam(team),
+          [&](std::uint64_t& c) {
+            if (volatile_load(s.word(outstanding)) == 0 || volatile_load(s.word(abort_word)) != 0 ||
+                !s.may_start()) {
+              c = code_stop;
+              return;
+            }
+            Ordinal w = 0;
+            if (!queue.try_pop(w)) {
+              spin_pause(idle);
+              ++idle;
+              c = code_idle;
+              return;
+            }
+            idle = 0;
+            s.mark_running(w);
+            c = static_cast<std::uint64_t>(w);
+          },
+          code);
+      if (code == code_stop) return;
+      if (code == code_idle) continue;
+      const Ordinal w = static_cast<Ordinal>(code);
+      Kokkos::memory_fence();  // the predecessors' writes, seen before the wave reads them
+      const std::uint32_t outcome = invoke_wave(f, team, w);
+      Kokkos::memory_fence();  // this execution's writes, before anything is released
+      team.team_barrier();
+      int next = outcome_stop;
+      Kokkos::single(
+          Kokkos::PerTeam(team),
+          [&](int& n) {
+            n = s.record(w, outcome);
+            if (n == outcome_again) queue.push(w);
+          },
+          next);
+      if (next == outcome_stop) return;
+      if (next == outcome_again) continue;
+      const std::uint64_t first = row_map(w), last = row_map(w + 1);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::uint64_t e) {
+        const Ordinal t = entries(e);
+        if (Kokkos::atomic_fetch_sub(&remaining(t), Offset(1)) == Offset(1)) queue.push(t);
+      });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        Kokkos::atomic_fetch_sub(s.word(outstanding), std::uint64_t(1));
+      });
+    }
+  }
+};
+
+/// Rebuilds the counters and the ready queue from the wave states (queued
+/// on `space` after start_run, which zeroes head and tail).
+template <class ExecSpace, class Ordinal, class Offset>
+void prepare_dataflow(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
+                      const ReadyQueue<ExecSpace, Ordinal>& queue,
+                      const Kokkos::View<Offset*, typename ExecSpace::memory_space>& remaining,
+                      const Kokkos::View<Offset*, typename ExecSpace::memory_space>& row_map,
+                      const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& entries) {
+  const std::size_t waves = s.state.extent(0);
+  const auto state = s.state;
+  const auto control = s.control;
+  const auto slots = queue.slots;
+  const auto sequence = queue.sequence;
+  constexpr std::uint32_t done = word_of(launch::TaskState::Completed);
+  Kokkos::parallel_for(
+      "strata::execute::dataflow_clear", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        remaining(i) = 0;
+        sequence(i) = i;  // empty: awaiting the push at position i
+      });
+  Kokkos::parallel_for(
+      "strata::execute::dataflow_in_degrees", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t u) {
+        if (state(u) == done) return;
+        const std::uint64_t last = row_map(u + 1);
+        for (std::uint64_t e = row_map(u); e < last; ++e)
+          Kokkos::atomic_fetch_add(&remaining(entries(e)), Offset(1));
+      });
+  Kokkos::parallel_scan(
+      "strata::execute::dataflow_ready", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& offset, const bool final) {
+        const bool ready = state(w) != done && remaining(w) == 0;
+        if (final && ready) {
+          slots(offset) = static_cast<Ordinal>(w);
+          sequence(offset) = offset + 1;
+        }
+        if (ready) ++offset;
+        if (final && w + 1 == waves) control(queue_tail) = offset;
+      });
+}
+
+/// Launches the dataflow kernel.
+template <class ExecSpace, class Ordinal, class Offset, class Functor>
+void run_dataflow(const ExecSpace& space,
+                  const DataflowKernel<ExecSpace, Ordinal, Offset, Functor>& kernel,
+                  std::uint32_t league, int team_size, const std::string& label) {
+  Kokkos::parallel_for(label + "::dataflow",
+                       Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(league), team_size),
+                       kernel);
+}
+
+}  // namespace strata::execute_detail

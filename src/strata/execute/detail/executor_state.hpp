@@ -1,0 +1,168 @@
+#pragma once
+// The executor's device state, owned by Executor in labelled Views and kept
+// across drained runs:
+//   state     one TaskState word per wave (Queued, Running, Yielded, Requeued,
+//             Completed, Faulted): the truth every mode resumes from
+//   requeues  per wave, the re-executions so far (bounded by
+//             RunOptions::max_requeues_per_wave)
+//   control   the run's shared words (Control below)
+// The dataflow mode's counters and ready queue live in dataflow.hpp; they are
+// rebuilt from `state` when a dataflow run starts, so a run of any mode can
+// resume a drained run of any other mode.
+//
+// WaveState is what the kernels capture: shallow copies of those Views and
+// the device functions that every mode shares: may_start() (the drain and
+// error check before a wave starts) and record() (the outcome of one
+// execution of a wave). Both are called by one thread of a team (its leader).
+#include <cstdint>
+#include <limits>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/spin_wait.hpp>
+#include <strata/execute/detail/device_clock.hpp>
+#include <strata/launch/task_queue.hpp>
+
+namespace strata::execute_detail {
+
+/// The words of the `control` View.
+enum Control : std::size_t {
+  stop_word = 0,      ///< 0 running, stop_drain, stop_error (only ever raised, atomic max)
+  fault_wave,         ///< lowest wave that returned Faulted this run (none: no_wave)
+  requeue_wave,       ///< lowest wave over the requeue bound this run (none: no_wave)
+  deadline_ns,        ///< device_clock_ns() at which the run drains
+  run_completed,      ///< waves completed in this run
+  run_requeues,       ///< re-executions in this run
+  outstanding,        ///< dataflow: waves not yet completed
+  group_next,         ///< persistent: next index into the current group
+  queue_head,         ///< dataflow: next position to pop
+  queue_tail,         ///< dataflow: next position to push
+  rendezvous_count,   ///< persistent: teams that started
+  abort_word,         ///< a team gave up waiting (not co-resident): everyone leaves
+  resident_seen,      ///< teams that had started when the rendezvous gave up
+  barrier_stop,       ///< persistent: the stop word as the last barrier arrival saw it
+  control_words
+};
+
+inline constexpr std::uint64_t stop_drain = 1;
+inline constexpr std::uint64_t stop_error = 2;
+inline constexpr std::uint64_t no_wave = std::numeric_limits<std::uint64_t>::max();
+
+/// What record() tells the team after one execution of a wave.
+enum Outcome : int { outcome_done = 0, outcome_again = 1, outcome_stop = 2 };
+
+inline constexpr std::uint32_t word_of(launch::TaskState s) {
+  return static_cast<std::uint32_t>(s);
+}
+
+template <class ExecSpace, class Ordinal>
+struct WaveState {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<std::uint32_t*, memory_space> state;
+  Kokkos::View<std::uint32_t*, memory_space> requeues;
+  Kokkos::View<std::uint64_t*, memory_space> control;
+  std::uint32_t max_requeues = 64;
+
+  KOKKOS_INLINE_FUNCTION std::uint64_t* word(Control c) const { return &control(c); }
+
+  KOKKOS_INLINE_FUNCTION bool completed(Ordinal w) const {
+    return volatile_load(&state(w)) == word_of(launch::TaskState::Completed);
+  }
+
+  /// Leader only. False once the run stops: an error, the drain flag, or the
+  /// deadline passed after this run completed at least one wave (so every
+  /// run makes progress and a loop of runs always finishes).
+  KOKKOS_INLINE_FUNCTION bool may_start() const {
+    if (volatile_load(word(stop_word)) != 0) return false;
+    if (volatile_load(word(run_completed)) != 0 &&
+        device_clock_ns() >= volatile_load(word(deadline_ns))) {
+      Kokkos::atomic_fetch_max(word(stop_word), stop_drain);
+      return false;
+    }
+    return true;
+  }
+
+  /// Leader only: wave w is about to execute.
+  KOKKOS_INLINE_FUNCTION void mark_running(Ordinal w) const {
+    volatile_store(&state(w), word_of(launch::TaskState::Running));
+  }
+
+  /// Leader only, after the team's writes of one execution of w are fenced.
+  /// Completed: the wave is done. Yielded / Requeued: it runs again (the
+  /// caller decides where), unless that exceeds the bound (RequeueLimit).
+  /// Faulted, or any word that is not an outcome: the run stops (WaveFaulted).
+  KOKKOS_INLINE_FUNCTION int record(Ordinal w, std::uint32_t outcome) const {
+    using launch::TaskState;
+    if (outcome == word_of(TaskState::Completed)) {
+      volatile_store(&state(w), outcome);
+      Kokkos::atomic_fetch_add(word(run_completed), std::uint64_t(1));
+      return outcome_done;
+    }
+    if (outcome == word_of(TaskState::Yielded) || outcome == word_of(TaskState::Requeued)) {
+      volatile_store(&state(w), outcome);
+      // Only the team holding w touches its counter.
+      const std::uint32_t before = requeues(w);
+      if (before >= max_requeues) {
+        Kokkos::atomic_fetch_min(word(requeue_wave), std::uint64_t(w));
+        Kokkos::atomic_fetch_max(word(stop_word), stop_error);
+        return outcome_stop;
+      }
+      requeues(w) = before + 1;
+      Kokkos::atomic_fetch_add(word(run_requeues), std::uint64_t(1));
+      return outcome_again;
+    }
+    volatile_store(&state(w), word_of(TaskState::Faulted));
+    Kokkos::atomic_fetch_min(word(fault_wave), std::uint64_t(w));
+    Kokkos::atomic_fetch_max(word(stop_word), stop_error);
+    return outcome_stop;
+  }
+};
+
+/// The run's control words, set by one thread on the execution space
+/// instance before the run's kernels (so the deadline is read on the clock
+/// the kernels compare it with).
+template <class ExecSpace>
+void start_run(const ExecSpace& space,
+               const Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space>& control,
+               std::uint64_t budget_ns, std::uint64_t outstanding_waves) {
+  Kokkos::parallel_for(
+      "strata::execute::start_run", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+      KOKKOS_LAMBDA(const int) {
+        control(stop_word) = 0;
+        control(fault_wave) = no_wave;
+        control(requeue_wave) = no_wave;
+        const std::uint64_t now = device_clock_ns();
+        control(deadline_ns) = budget_ns > no_wave - now ? no_wave : now + budget_ns;
+        control(run_completed) = 0;
+        control(run_requeues) = 0;
+        control(outstanding) = outstanding_waves;
+        control(group_next) = 0;
+        control(queue_head) = 0;
+        control(queue_tail) = 0;
+        control(rendezvous_count) = 0;
+        control(abort_word) = 0;
+        control(resident_seen) = 0;
+        control(barrier_stop) = 0;
+      });
+}
+
+/// The first group holding a wave that is not Completed (`groups` if none):
+/// where the layered and persistent modes resume.
+template <class ExecSpace, class Ordinal>
+std::uint64_t first_open_group(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
+                               const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
+                               std::uint64_t groups) {
+  std::uint64_t first = groups;
+  const auto state = s.state;
+  Kokkos::parallel_reduce(
+      "strata::execute::first_open_group",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, state.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& m) {
+        if (state(w) != word_of(launch::TaskState::Completed) && std::uint64_t(level(w)) < m)
+          m = level(w);
+      },
+      Kokkos::Min<std::uint64_t>(first));
+  return first < groups ? first : groups;  // the reduction's identity is the largest value
+}
+
+}  // namespace strata::execute_detail

@@ -1,0 +1,83 @@
+#pragma once
+// Layered mode: one team launch per group, all queued on the execution space
+// instance with no host fence between them (the instance orders them, and a
+// kernel boundary makes a group's writes visible to the next group). Team r
+// runs waves r, r + league, ... of its group; a yielded or requeued wave
+// executes again on its team (run_in_place). Once the run stops (drain or
+// error) every later kernel returns at its first check, so no wave of a
+// later group starts after a fault.
+//
+// The host needs each group's size to size its launch: Executor copies
+// plan.group_offsets to the host once, at construction.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/execute/detail/executor_state.hpp>
+#include <strata/execute/detail/residency.hpp>
+#include <strata/execute/detail/run_in_place.hpp>
+#include <strata/execute/detail/wave_invoke.hpp>
+
+namespace strata::execute_detail {
+
+template <class ExecSpace, class Ordinal, class Functor>
+struct LayeredKernel {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  WaveState<ExecSpace, Ordinal> s;
+  Kokkos::View<Ordinal*, typename ExecSpace::memory_space> waves;
+  Functor f;
+  std::uint64_t begin = 0, width = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const std::uint64_t stride = static_cast<std::uint64_t>(team.league_size());
+    for (std::uint64_t i = static_cast<std::uint64_t>(team.league_rank()); i < width;
+         i += stride) {
+      const Ordinal w = waves(begin + i);
+      const int code = try_start(s, team, w);
+      if (code == start_stop) return;
+      if (code == start_skip) continue;
+      run_in_place(s, f, team, w);
+    }
+  }
+};
+
+struct LaunchShape {
+  std::uint32_t league = 0;
+  int team_size = 0;
+};
+
+/// Queues the kernels of groups first_group .. groups - 1 (no fence).
+template <class ExecSpace, class Ordinal, class Functor>
+LaunchShape run_layered(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
+                        const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& waves,
+                        const std::vector<std::uint64_t>& host_offsets, std::uint64_t first_group,
+                        const Functor& f, int requested_team_size, std::uint64_t max_league,
+                        const std::string& label) {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  constexpr bool team_level = is_team_wave_functor<Functor, member_type, Ordinal>::value;
+  LayeredKernel<ExecSpace, Ordinal, Functor> kernel{s, waves, f, 0, 0};
+  LaunchShape shape;
+  shape.team_size = resolve_team_size(space, kernel, requested_team_size, team_level);
+  const std::string name = label + "::layered";
+  const std::uint64_t cap =
+      max_league < std::uint64_t(std::numeric_limits<int>::max()) ? max_league
+                                                                  : std::numeric_limits<int>::max();
+  const std::uint64_t groups = host_offsets.empty() ? 0 : host_offsets.size() - 1;
+  for (std::uint64_t g = first_group; g < groups; ++g) {
+    kernel.begin = host_offsets[g];
+    kernel.width = host_offsets[g + 1] - host_offsets[g];
+    if (kernel.width == 0) continue;
+    const std::uint64_t league = kernel.width < cap ? kernel.width : cap;
+    if (league > shape.league) shape.league = static_cast<std::uint32_t>(league);
+    Kokkos::parallel_for(name,
+                         Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(league),
+                                                       shape.team_size),
+                         kernel);
+  }
+  return shape;
+}
+
+}  // namespace strata::execute_detail

@@ -1,0 +1,150 @@
+#pragma once
+// Persistent mode: one launch of a co-resident league (residency.hpp) runs
+// every remaining group. Inside a group, teams take waves from an atomic
+// cursor (control word group_next) over plan.waves; a wave completed by an
+// earlier, drained run is skipped. Between groups every team meets at the
+// device-wide barrier (strata/core/device_barrier.hpp), whose last arrival
+// resets the cursor and records whether the run stops; every team reads that
+// one decision after the barrier, so all teams leave at the same group.
+//
+// The kernel starts with a rendezvous: each team counts itself in and waits
+// (bounded by `rendezvous_timeout_ns` on the device clock) until the whole
+// league has started. A league the device cannot hold at once therefore ends
+// as NotCoResident (the abort word), never as a hang at the first barrier.
+#include <cstdint>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/device_barrier.hpp>
+#include <strata/core/spin_wait.hpp>
+#include <strata/execute/detail/device_clock.hpp>
+#include <strata/execute/detail/executor_state.hpp>
+#include <strata/execute/detail/residency.hpp>
+#include <strata/execute/detail/run_in_place.hpp>
+#include <strata/execute/detail/wave_invoke.hpp>
+
+namespace strata::execute_detail {
+
+/// Teams wait this long at the rendezvous for the rest of the league.
+inline constexpr std::uint64_t rendezvous_timeout_ns = 5'000'000'000ull;
+
+template <class ExecSpace, class Ordinal, class Functor>
+struct PersistentKernel {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using memory_space = typename ExecSpace::memory_space;
+  static constexpr std::uint64_t code_end = no_wave;       // the group is handed out
+  static constexpr std::uint64_t code_stop = no_wave - 1;  // the run stops
+  static constexpr std::uint64_t code_skip = no_wave - 2;  // completed by an earlier run
+
+  WaveState<ExecSpace, Ordinal> s;
+  Kokkos::View<Ordinal*, memory_space> waves;
+  Kokkos::View<Ordinal*, memory_space> group_offsets;
+  DeviceBarrier<memory_space> barrier;
+  Functor f;
+  std::uint64_t first_group = 0, groups = 0;
+  std::uint32_t league = 1;
+
+  KOKKOS_INLINE_FUNCTION bool rendezvous(const member_type& team) const {
+    if (league <= 1) return true;
+    int ok = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](int& r) {
+          Kokkos::atomic_fetch_add(s.word(rendezvous_count), std::uint64_t(1));
+          const std::uint64_t start = device_clock_ns();
+          r = 1;
+          for (std::uint64_t spins = 0; volatile_load(s.word(rendezvous_count)) < league;
+               ++spins) {
+            if (volatile_load(s.word(abort_word)) != 0) {
+              r = 0;
+              break;
+            }
+            if (device_clock_ns() - start > rendezvous_timeout_ns) {
+              Kokkos::atomic_fetch_max(s.word(resident_seen),
+                                       volatile_load(s.word(rendezvous_count)));
+              Kokkos::atomic_fetch_max(s.word(abort_word), std::uint64_t(1));
+              r = 0;
+              break;
+            }
+            spin_pause(spins);
+          }
+          Kokkos::memory_fence();
+        },
+        ok);
+    return ok != 0;
+  }
+
+  /// Leader: the next wave of the group (or a code), broadcast to the team.
+  KOKKOS_INLINE_FUNCTION std::uint64_t grab(const member_type& team, std::uint64_t begin,
+                                            std::uint64_t width) const {
+    std::uint64_t code = code_end;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](std::uint64_t& c) {
+          if (!s.may_start()) {
+            c = code_stop;
+            return;
+          }
+          const std::uint64_t i = Kokkos::atomic_fetch_add(s.word(group_next), std::uint64_t(1));
+          if (i >= width) {
+            c = code_end;
+            return;
+          }
+          const Ordinal w = waves(begin + i);
+          if (s.completed(w)) {
+            c = code_skip;
+            return;
+          }
+          s.mark_running(w);
+          c = static_cast<std::uint64_t>(w);
+        },
+        code);
+    return code;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    if (!rendezvous(team)) return;
+    for (std::uint64_t g = first_group; g < groups; ++g) {
+      const std::uint64_t begin = group_offsets(g);
+      const std::uint64_t width = std::uint64_t(group_offsets(g + 1)) - begin;
+      // Each pass takes one index from the cursor, which only grows: at most
+      // width + 1 passes per team.
+      for (;;) {
+        const std::uint64_t code = grab(team, begin, width);
+        if (code == code_end || code == code_stop) break;
+        if (code == code_skip) continue;
+        run_in_place(s, f, team, static_cast<Ordinal>(code));
+      }
+      std::uint64_t* const next = s.word(group_next);
+      std::uint64_t* const stop = s.word(stop_word);
+      std::uint64_t* const decided = s.word(barrier_stop);
+      const bool passed = barrier.arrive_and_wait(
+          team, league,
+          [&]() {
+            volatile_store(next, std::uint64_t(0));
+            volatile_store(decided, volatile_load(stop));
+          },
+          s.word(abort_word));
+      if (!passed) return;
+      std::uint64_t leave = 0;
+      Kokkos::single(
+          Kokkos::PerTeam(team), [&](std::uint64_t& l) { l = volatile_load(decided); }, leave);
+      if (leave != 0) return;
+    }
+  }
+};
+
+/// Launches the persistent kernel for groups first_group .. groups - 1.
+template <class ExecSpace, class Ordinal, class Functor>
+void run_persistent(const ExecSpace& space,
+                    const PersistentKernel<ExecSpace, Ordinal, Functor>& kernel, int team_size,
+                    const std::string& label) {
+  kernel.barrier.reset(space);
+  Kokkos::parallel_for(label + "::persistent",
+                       Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(kernel.league),
+                                                     team_size),
+                       kernel);
+}
+
+}  // namespace strata::execute_detail

@@ -1,0 +1,114 @@
+#pragma once
+// The co-resident league of the persistent and dataflow kernels. A persistent
+// kernel's teams wait for each other (a device-wide barrier, the ready
+// queue), so every team of the league must be running at the same time: a
+// team that the backend runs only after another team finished would never
+// arrive. How residency is guaranteed per backend:
+//
+//   Serial         one thread: the league is 1 team of 1 thread.
+//   OpenMP,        Kokkos runs a TeamPolicy with the whole thread pool, one
+//   Threads, HPX   pool partition per team, and hands league ranks out in
+//                  chunks of 1 while the league is at most the number of
+//                  partitions: league <= concurrency() / team_size. (More
+//                  threads than cores still progress: spins yield the core.)
+//   CUDA, HIP      league <= multiprocessors x blocks per multiprocessor,
+//                  blocks per multiprocessor = team_size_max / team_size
+//                  for this kernel (at least 1, at most 16). Kokkos'
+//                  team_size_max is the largest block of this kernel that
+//                  fits one multiprocessor (registers and shared memory of
+//                  the actual kernel), so team_size_max / team_size blocks
+//                  of team_size threads fit it together; 16 is at or below
+//                  the resident-block limit of every CUDA and HIP device.
+//                  Another stream's kernel could still hold multiprocessors:
+//                  the persistent kernel then starts with a rendezvous
+//                  bounded by a timeout (persistent.hpp), so a league that
+//                  is not resident is the typed error NotCoResident, not a hang.
+//
+// A league forced by the caller (RunOptions::league_size) above the bound is
+// NotCoResident before anything is launched; otherwise the league is
+// min(LaunchConfig::worker_count, the bound, the useful teams).
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/error.hpp>
+#include <strata/launch/device_limits.hpp>
+
+namespace strata::execute_detail {
+
+template <class ExecSpace>
+inline constexpr bool is_host_backend_v =
+    Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+
+struct TeamShape {
+  std::uint32_t league = 1;
+  int team_size = 1;
+  std::uint32_t resident = 1;  ///< the co-resident bound for this team size
+};
+
+/// Threads per team for `kernel`: the caller's (InvalidLaunchConfig above the
+/// kernel's team_size_max) or, when 0: 1 on host backends (a team per
+/// thread: the most waves at once), on device backends a warp for
+/// thread-level waves and the kernel's recommended size for team-level ones.
+template <class ExecSpace, class Kernel>
+int resolve_team_size(const ExecSpace& space, const Kernel& kernel, int requested,
+                      bool team_level) {
+  const Kokkos::TeamPolicy<ExecSpace> probe(space, 1, 1);
+  const int max = probe.team_size_max(kernel, Kokkos::ParallelForTag());
+  if (requested < 0 || requested > max)
+    throw PlanError::invalid_launch_config(
+        "team_size", "RunOptions::team_size is " + std::to_string(requested) + " but " +
+                         ExecSpace::name() + " runs at most " + std::to_string(max) +
+                         " threads per team for this kernel",
+        "use 0 (chosen per backend) or a value in 1.." + std::to_string(max));
+  if (requested > 0) return requested;
+  if (is_host_backend_v<ExecSpace>) return 1;
+  if (!team_level) return max < 32 ? max : 32;
+  const int recommended = probe.team_size_recommended(kernel, Kokkos::ParallelForTag());
+  return recommended < 1 ? 1 : (recommended > max ? max : recommended);
+}
+
+/// Teams of `team_size` threads of `kernel` that can be resident at once.
+template <class ExecSpace, class Kernel>
+std::uint32_t resident_teams(const ExecSpace& space, const Kernel& kernel, int team_size,
+                             const launch::DeviceLimits& limits) {
+  if (is_host_backend_v<ExecSpace> || limits.multiprocessor_count == 0) {
+    const std::uint32_t teams = limits.concurrency / static_cast<std::uint32_t>(team_size);
+    return teams < 1 ? 1 : teams;
+  }
+  const Kokkos::TeamPolicy<ExecSpace> probe(space, 1, 1);
+  const int max = probe.team_size_max(kernel, Kokkos::ParallelForTag());
+  std::uint64_t per_sm = static_cast<std::uint64_t>(max / team_size);
+  if (per_sm < 1) per_sm = 1;
+  if (per_sm > 16) per_sm = 16;
+  const std::uint64_t teams = per_sm * limits.multiprocessor_count;
+  return teams > limits.max_league_size ? limits.max_league_size
+                                        : static_cast<std::uint32_t>(teams);
+}
+
+/// The league of a persistent launch (see the header comment).
+template <class ExecSpace, class Kernel>
+TeamShape co_resident_league(const ExecSpace& space, const Kernel& kernel,
+                             const launch::DeviceLimits& limits, int requested_team_size,
+                             bool team_level, std::uint32_t forced_league,
+                             std::uint32_t worker_count, std::uint64_t useful_teams) {
+  TeamShape shape;
+  shape.team_size = resolve_team_size(space, kernel, requested_team_size, team_level);
+  shape.resident = resident_teams(space, kernel, shape.team_size, limits);
+  if (forced_league != 0) {
+    if (forced_league > shape.resident)
+      throw PlanError::not_co_resident(forced_league, static_cast<std::uint64_t>(shape.team_size),
+                                       shape.resident, ExecSpace::name());
+    shape.league = forced_league;
+    return shape;
+  }
+  std::uint64_t league = shape.resident;
+  if (worker_count != 0 && worker_count < league) league = worker_count;
+  if (useful_teams < league) league = useful_teams;
+  shape.league = static_cast<std::uint32_t>(league < 1 ? 1 : league);
+  return shape;
+}
+
+}  // namespace strata::execute_detail

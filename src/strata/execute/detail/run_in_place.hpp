@@ -1,0 +1,59 @@
+#pragma once
+// Runs one wave on a team until it completes, shared by the layered and
+// persistent modes (whose teams hold a wave until it is done): a Yielded or
+// Requeued wave executes again on the same team, without a host round trip,
+// until it completes, exceeds the requeue bound, faults, or the run stops
+// (drain or error; the wave then stays Yielded / Requeued and the next run
+// resumes it). The loop is bounded: record() stops it after
+// max_requeues_per_wave + 1 executions.
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/execute/detail/executor_state.hpp>
+#include <strata/execute/detail/wave_invoke.hpp>
+
+namespace strata::execute_detail {
+
+/// Every thread of the team calls it; the leader has marked w Running.
+template <class ExecSpace, class Ordinal, class Functor, class Member>
+KOKKOS_INLINE_FUNCTION void run_in_place(const WaveState<ExecSpace, Ordinal>& s,
+                                         const Functor& f, const Member& team, Ordinal w) {
+  for (;;) {
+    Kokkos::memory_fence();  // the predecessors' writes, seen before the wave reads them
+    const std::uint32_t outcome = invoke_wave(f, team, w);
+    Kokkos::memory_fence();  // this execution's writes, before its outcome is published
+    team.team_barrier();
+    int again = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](int& a) { a = s.record(w, outcome) == outcome_again && s.may_start() ? 1 : 0; },
+        again);
+    if (again == 0) return;
+  }
+}
+
+/// Leader's decision before a wave of a group starts, broadcast to the team.
+enum StartCode : int { start_go = 0, start_skip = 1, start_stop = 2 };
+
+template <class ExecSpace, class Ordinal, class Member>
+KOKKOS_INLINE_FUNCTION int try_start(const WaveState<ExecSpace, Ordinal>& s, const Member& team,
+                                     Ordinal w) {
+  int code = start_go;
+  Kokkos::single(
+      Kokkos::PerTeam(team),
+      [&](int& c) {
+        if (s.completed(w)) {
+          c = start_skip;  // completed by an earlier (drained) run
+        } else if (!s.may_start()) {
+          c = start_stop;
+        } else {
+          s.mark_running(w);
+          c = start_go;
+        }
+      },
+      code);
+  return code;
+}
+
+}  // namespace strata::execute_detail

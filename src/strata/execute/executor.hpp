@@ -1,0 +1,296 @@
+#pragma once
+// strata::Executor: runs a user's wave functor for every wave of a
+// BarrierPlan, each wave once to completion and after all its predecessors,
+// in one of three modes (execute_mode.hpp), driven by a LaunchConfig:
+//
+//  * worker_count caps the league of the persistent and dataflow launches
+//    (RunOptions::league_size forces one; above the co-resident bound that is
+//    NotCoResident, see detail/residency.hpp);
+//  * max_wall_time: once it has passed (measured on the device clock, see
+//    detail/device_clock.hpp) no new wave starts, running waves finish, and
+//    run() returns drained = true; run() again resumes, and the runs together
+//    equal one uninterrupted run. Each run completes at least one wave, so a
+//    loop of runs always ends;
+//  * a Yielded or Requeued wave runs again without a host round trip (on its
+//    team in the layered and persistent modes, through the ready queue in
+//    the dataflow mode); more than RunOptions::max_requeues_per_wave for one
+//    wave (over all runs since reset) is RequeueLimit naming it;
+//  * a Faulted wave ends the run with WaveFaulted naming the lowest faulted
+//    wave of the run; no wave of a later group starts after it in the
+//    layered and persistent modes (the dataflow mode starts no wave at all
+//    once the fault is recorded; a wave independent of the faulted one may
+//    have started concurrently). After either error the executor keeps its
+//    state (task_snapshot() shows it) and run() throws the same error until
+//    reset().
+//
+// Memory visibility: every wave's writes are fenced before its successors
+// can start (a kernel boundary in the layered mode, the device-wide barrier
+// in the persistent mode, fence + team barrier before the release in the
+// dataflow mode).
+//
+// The executor owns its device state in labelled Views (per-wave TaskState
+// words and requeue counts, the run's control words, the group barrier, and
+// the dataflow counters and queue, allocated on first use) and keeps shallow
+// copies of the plan's and the graph's Views. The host holds a copy of
+// plan.group_offsets (made once, at construction: the layered mode sizes its
+// launches from it), the count of completed waves and the first open group.
+//
+// Host round trips per run(): none between groups or waves; one copy of the
+// control words and one reduction (the first open group) at the end.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/device_barrier.hpp>
+#include <strata/core/error.hpp>
+#include <strata/core/profiling_region.hpp>
+#include <strata/core/storage.hpp>
+#include <strata/execute/detail/dataflow.hpp>
+#include <strata/execute/detail/executor_state.hpp>
+#include <strata/execute/detail/layered.hpp>
+#include <strata/execute/detail/persistent.hpp>
+#include <strata/execute/detail/residency.hpp>
+#include <strata/execute/detail/wave_invoke.hpp>
+#include <strata/execute/execute_mode.hpp>
+#include <strata/execute/run_options.hpp>
+#include <strata/execute/run_report.hpp>
+#include <strata/graph/dependency_graph.hpp>
+#include <strata/launch/device_limits.hpp>
+#include <strata/launch/launch_config.hpp>
+#include <strata/launch/launch_policy.hpp>
+#include <strata/launch/task_queue.hpp>
+#include <strata/plan/barrier_plan.hpp>
+
+namespace strata {
+
+using launch::TaskState;
+
+template <class ExecSpace, class Ordinal = std::uint32_t, class Offset = std::uint32_t>
+class Executor {
+ public:
+  using execution_space = ExecSpace;
+  using memory_space = typename ExecSpace::memory_space;
+  using team_member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using plan_type = BarrierPlan<ExecSpace, Ordinal>;
+  using graph_type = DependencyGraph<ExecSpace, Ordinal, Offset>;
+
+  /// `plan` and `graph` come from plan_barriers / build_dependency_graph on
+  /// the same space (InvalidArgument if their wave counts differ);
+  /// InvalidLaunchConfig for an unschedulable `config`.
+  Executor(const ExecSpace& space, const plan_type& plan, const graph_type& graph,
+           const launch::LaunchConfig& config = {})
+      : space_(space), plan_(plan), graph_(graph), config_(config),
+        limits_(launch::DeviceLimits::query(space)) {
+    config_.validate();
+    if (plan_.wave_count() != graph_.wave_count())
+      throw PlanError::invalid_argument(
+          "the plan has " + std::to_string(plan_.wave_count()) + " waves but the graph has " +
+              std::to_string(graph_.wave_count()),
+          "build the Executor from a plan and the DependencyGraph it was planned from");
+    const auto offsets =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan_.group_offsets);
+    host_offsets_.assign(offsets.data(), offsets.data() + offsets.extent(0));
+    const std::uint64_t waves = plan_.wave_count();
+    state_ = allocate_view<decltype(state_)>(waves, "execute::wave_state");
+    requeues_ = allocate_view<decltype(requeues_)>(waves, "execute::wave_requeues");
+    control_ = allocate_view<decltype(control_)>(execute_detail::control_words,
+                                                 "execute::control", true);
+    control_host_ = Kokkos::create_mirror_view(control_);
+    barrier_ = DeviceBarrier<memory_space>("strata::execute::group_barrier");
+    reset();
+  }
+
+  /// Runs the waves not completed yet (see the header comment). Functor:
+  ///   team-level   KOKKOS_FUNCTION TaskState operator()(const team_member&, Ordinal) const
+  ///   thread-level KOKKOS_FUNCTION TaskState operator()(Ordinal) const
+  /// run() after completion is a no-op report (waves_run 0, complete true).
+  template <class Functor>
+  RunReport run(const Functor& f, const RunOptions& options = {});
+
+  bool complete() const { return completed_ == plan_.wave_count(); }
+  std::uint64_t waves_completed() const { return completed_; }
+
+  /// Every wave pending again (same plan), requeue counts and errors cleared.
+  void reset() {
+    Kokkos::deep_copy(space_, state_, execute_detail::word_of(TaskState::Queued));
+    Kokkos::deep_copy(space_, requeues_, std::uint32_t(0));
+    space_.fence();
+    completed_ = 0;
+    first_open_group_ = 0;
+    error_.reset();
+  }
+
+  /// The live slot states: one TaskWorkItem per wave (state_word the wave's
+  /// TaskState, priority_age its requeues so far, payload the wave id).
+  std::vector<launch::TaskWorkItem> task_snapshot() const {
+    const auto state = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state_);
+    const auto requeues = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), requeues_);
+    std::vector<launch::TaskWorkItem> tasks(state.extent(0));
+    for (std::size_t w = 0; w < tasks.size(); ++w)
+      tasks[w] = launch::TaskWorkItem{state(w), requeues(w), w};
+    return tasks;
+  }
+
+  /// LaunchConfig::launch_request_for_tasks fed from task_snapshot() and the
+  /// device's limits.
+  launch::LaunchRequest launch_request() const {
+    launch::LaunchRequest r = config_.launch_request_for_tasks(
+        task_snapshot(), limits_.max_team_size, limits_.max_league_size,
+        limits_.max_invocations_per_team);
+    r.device_concurrency = limits_.concurrency;
+    return r;
+  }
+
+  const launch::LaunchConfig& config() const { return config_; }
+  const launch::DeviceLimits& device_limits() const { return limits_; }
+
+ private:
+  execute_detail::WaveState<ExecSpace, Ordinal> wave_state(std::uint32_t max_requeues) const {
+    return execute_detail::WaveState<ExecSpace, Ordinal>{state_, requeues_, control_,
+                                                         max_requeues};
+  }
+  void ensure_dataflow_storage() {
+    const std::uint64_t waves = plan_.wave_count();
+    if (remaining_.extent(0) == waves && queue_slots_.extent(0) == waves) return;
+    remaining_ = allocate_view<decltype(remaining_)>(waves, "execute::remaining_predecessors");
+    queue_slots_ = allocate_view<decltype(queue_slots_)>(waves, "execute::ready_queue");
+    queue_sequence_ =
+        allocate_view<decltype(queue_sequence_)>(waves, "execute::ready_queue_sequence");
+  }
+
+  ExecSpace space_;
+  plan_type plan_;
+  graph_type graph_;
+  launch::LaunchConfig config_;
+  launch::DeviceLimits limits_;
+  std::vector<std::uint64_t> host_offsets_;
+  Kokkos::View<std::uint32_t*, memory_space> state_;
+  Kokkos::View<std::uint32_t*, memory_space> requeues_;
+  Kokkos::View<std::uint64_t*, memory_space> control_;
+  typename Kokkos::View<std::uint64_t*, memory_space>::HostMirror control_host_;
+  DeviceBarrier<memory_space> barrier_;
+  Kokkos::View<Offset*, memory_space> remaining_;
+  Kokkos::View<Ordinal*, memory_space> queue_slots_;
+  Kokkos::View<std::uint64_t*, memory_space> queue_sequence_;
+  std::uint64_t completed_ = 0;
+  std::uint64_t first_open_group_ = 0;
+  std::optional<PlanError> error_;
+};
+
+template <class ExecSpace, class Ordinal, class Offset>
+template <class Functor>
+RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
+                                                     const RunOptions& options) {
+  static_assert(execute_detail::is_wave_functor_v<Functor, team_member, Ordinal>,
+                "a wave functor is callable as f(const team_member&, Ordinal) or f(Ordinal) "
+                "and returns TaskState");
+  using namespace execute_detail;
+  constexpr bool team_level = is_team_wave_functor<Functor, team_member, Ordinal>::value;
+  if (error_) throw *error_;
+  const ProfilingRegion region(options.label);
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t waves = plan_.wave_count();
+  const std::uint64_t groups = plan_.group_count();
+  const auto s = wave_state(options.max_requeues_per_wave);
+
+  PersistentKernel<ExecSpace, Ordinal, Functor> persistent{
+      s, plan_.waves, plan_.group_offsets, barrier_, f, first_open_group_, groups, 1};
+  RunReport report;
+  report.mode = options.mode;
+  if (options.mode == ExecuteMode::Automatic) {
+    const TeamShape shape =
+        co_resident_league(space_, persistent, limits_, options.team_size, team_level, 0,
+                           config_.worker_count, waves == 0 ? 1 : waves);
+    launch::ExecutionShape plan_shape;
+    plan_shape.waves = waves;
+    plan_shape.groups = groups;
+    plan_shape.device_concurrency = limits_.concurrency;
+    plan_shape.resident_teams = shape.league;
+    plan_shape.host_backend = is_host_backend_v<ExecSpace>;
+    const auto rec = launch::LaunchPolicy::standard().recommend_execution(plan_shape);
+    report.mode = execute_mode_of(rec.strategy);
+    report.reason = rec.reason;
+  } else {
+    report.reason = std::string("RunOptions::mode ") + execute_mode_name(options.mode);
+  }
+  const auto finish = [&] {
+    report.waves_total = completed_;
+    report.complete = complete();
+    report.elapsed_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (complete()) {
+    finish();
+    return report;
+  }
+
+  const std::uint64_t budget_ns = static_cast<std::uint64_t>(config_.max_wall_time.count());
+  const std::uint64_t groups_before = first_open_group_;
+  std::uint32_t league = 0;
+  int team_size = 0;
+  switch (report.mode) {
+    case ExecuteMode::Persistent: {
+      const TeamShape shape =
+          co_resident_league(space_, persistent, limits_, options.team_size, team_level,
+                             options.league_size, config_.worker_count, waves);
+      league = persistent.league = shape.league;
+      team_size = shape.team_size;
+      start_run(space_, control_, budget_ns, waves - completed_);
+      run_persistent(space_, persistent, team_size, options.label);
+      break;
+    }
+    case ExecuteMode::Dataflow: {
+      ensure_dataflow_storage();
+      const ReadyQueue<ExecSpace, Ordinal> queue{queue_slots_, queue_sequence_, control_};
+      const DataflowKernel<ExecSpace, Ordinal, Offset, Functor> kernel{
+          s, queue, remaining_, graph_.row_map, graph_.entries, f};
+      const TeamShape shape =
+          co_resident_league(space_, kernel, limits_, options.team_size, team_level,
+                             options.league_size, config_.worker_count, waves - completed_);
+      league = shape.league;
+      team_size = shape.team_size;
+      start_run(space_, control_, budget_ns, waves - completed_);
+      prepare_dataflow(space_, s, queue, remaining_, graph_.row_map, graph_.entries);
+      run_dataflow(space_, kernel, league, team_size, options.label);
+      break;
+    }
+    default: {  // Layered
+      start_run(space_, control_, budget_ns, waves - completed_);
+      const LaunchShape shape =
+          run_layered(space_, s, plan_.waves, host_offsets_, first_open_group_, f,
+                      options.team_size, limits_.max_league_size, options.label);
+      league = shape.league;
+      team_size = shape.team_size;
+      break;
+    }
+  }
+  Kokkos::deep_copy(space_, control_host_, control_);
+  space_.fence();
+  const auto& c = control_host_;
+  completed_ += c(run_completed);
+  first_open_group_ = complete() ? groups : first_open_group(space_, s, plan_.level, groups);
+  report.waves_run = c(run_completed);
+  report.requeues = c(run_requeues);
+  report.layers = first_open_group_ - groups_before;
+  report.league_size = league;
+  report.team_size = team_size;
+  finish();
+  if (c(abort_word) != 0) {
+    error_ = PlanError::not_co_resident(league, static_cast<std::uint64_t>(team_size),
+                                        c(resident_seen), ExecSpace::name());
+  } else if (c(fault_wave) != no_wave) {
+    error_ = PlanError::wave_faulted(c(fault_wave));
+  } else if (c(requeue_wave) != no_wave) {
+    error_ = PlanError::requeue_limit(c(requeue_wave), options.max_requeues_per_wave);
+  }
+  if (error_) throw *error_;
+  report.drained = !report.complete && c(stop_word) == stop_drain;
+  return report;
+}
+
+}  // namespace strata

@@ -1,0 +1,486 @@
+// The executor (strata/execute/) on TEST_EXECSPACE, every mode: each wave of
+// the differential corpus runs exactly once and after its predecessors
+// (tickets from one global counter, checked against the predecessors'
+// finish tickets through the reversed graph); drain at the wall-time budget
+// and resume, in any mix of modes, ends in the state of one uninterrupted
+// run; yield / requeue on the device; RequeueLimit, WaveFaulted (no later
+// layer started), NotCoResident; the device-wide barrier; determinism.
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <strata/core/device_barrier.hpp>
+#include <strata/execute/executor.hpp>
+#include <strata/strata.hpp>
+
+#include "differential_corpus.hpp"
+#include "test_helpers.hpp"
+
+namespace strata {
+namespace {
+
+using Space = TEST_EXECSPACE;
+using Mem = Space::memory_space;
+using Ord = std::uint32_t;
+using Plan = BarrierPlan<Space, Ord>;
+using Graph = DependencyGraph<Space, Ord, Ord>;
+using Exec = Executor<Space, Ord, Ord>;
+using Member = Exec::team_member;
+using U64View = Kokkos::View<std::uint64_t*, Mem>;
+using test::expect_plan_error;
+
+const ExecuteMode kModes[] = {ExecuteMode::Layered, ExecuteMode::Persistent,
+                              ExecuteMode::Dataflow, ExecuteMode::Automatic};
+
+/// A planned graph with its CSR and the reversed CSR (predecessors).
+struct Case {
+  std::uint64_t waves = 0;
+  std::vector<WaveDependency<Ord>> deps;
+  Plan plan;
+  Graph graph, preds;
+};
+
+Graph graph_of(std::uint64_t waves, const std::vector<WaveDependency<Ord>>& deps) {
+  Kokkos::View<WaveDependency<Ord>*, Mem> d("deps", deps.size());
+  const Kokkos::View<const WaveDependency<Ord>*, Kokkos::HostSpace,
+                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+      host(deps.data(), deps.size());
+  Kokkos::deep_copy(d, host);
+  return make_dependency_graph<Space, Ord, Ord>(Space(), waves,
+                                                Kokkos::View<const WaveDependency<Ord>*, Mem>(d));
+}
+
+Case make_case(std::uint64_t waves, std::vector<WaveDependency<Ord>> deps) {
+  Case c;
+  c.waves = waves;
+  c.deps = std::move(deps);
+  c.graph = graph_of(waves, c.deps);
+  PlannerScratch<Space, Ord, Ord> scratch;
+  c.plan = plan_barriers(Space(), c.graph, scratch);
+  std::vector<WaveDependency<Ord>> reversed;
+  for (const auto& d : c.deps) reversed.push_back({d.after, d.before});
+  c.preds = graph_of(waves, reversed);
+  return c;
+}
+
+Case make_case(const generate::GeneratedGraph& g) {
+  return make_case(g.wave_count, generate::narrowed<Ord>(g));
+}
+
+/// What a ticket functor records, per wave.
+struct Tickets {
+  U64View start, finish, executions, value;
+  U64View clock, violations;  // one element each
+  explicit Tickets(std::uint64_t waves)
+      : start("start", waves), finish("finish", waves), executions("executions", waves),
+        value("value", waves), clock("clock", 1), violations("violations", 1) {}
+};
+
+/// Thread-level: a start ticket, the predecessors' finish tickets must be
+/// earlier, a deterministic value from the predecessors' values, a finish
+/// ticket. Yields (or requeues) its first `yields(w)` executions; wave
+/// `fault` returns Faulted; `spin` iterations of busy work first.
+struct TicketWave {
+  U64View start, finish, executions, value, clock, violations;
+  Kokkos::View<Ord*, Mem> pred_row_map, pred_entries;
+  std::uint64_t yield_mod = 0;        // wave w yields w % yield_mod times (0: never)
+  std::uint64_t fault = ~std::uint64_t(0);
+  std::uint64_t always_yield = ~std::uint64_t(0);
+  std::uint64_t spin = 0;
+
+  TicketWave(const Tickets& t, const Case& c)
+      : start(t.start), finish(t.finish), executions(t.executions), value(t.value),
+        clock(t.clock), violations(t.violations), pred_row_map(c.preds.row_map),
+        pred_entries(c.preds.entries) {}
+
+  KOKKOS_INLINE_FUNCTION TaskState operator()(Ord w) const {
+    const std::uint64_t n = Kokkos::atomic_fetch_add(&executions(w), std::uint64_t(1));
+    if (w == always_yield) return TaskState::Yielded;
+    if (yield_mod != 0 && n < w % yield_mod)
+      return n % 2 == 0 ? TaskState::Yielded : TaskState::Requeued;
+    const std::uint64_t t = Kokkos::atomic_fetch_add(&clock(0), std::uint64_t(1)) + 1;
+    start(w) = t;
+    if (w == fault) return TaskState::Faulted;
+    std::uint64_t sum = w * 0x9E3779B97F4A7C15ull;
+    std::uint64_t busy = 0;
+    for (std::uint64_t i = 0; i < spin; ++i) busy = busy * 6364136223846793005ull + i;
+    for (std::uint64_t e = pred_row_map(w); e < pred_row_map(w + 1); ++e) {
+      const Ord p = pred_entries(e);
+      const std::uint64_t f = volatile_load(&finish(p));
+      if (f == 0 || f >= t) Kokkos::atomic_fetch_add(&violations(0), std::uint64_t(1));
+      sum = sum * 31 + volatile_load(&value(p));
+    }
+    if (busy == 0x5eed5eed5eed5eedull) sum = 0;  // uses the spin (never true in practice)
+    value(w) = sum;
+    Kokkos::memory_fence();
+    finish(w) = Kokkos::atomic_fetch_add(&clock(0), std::uint64_t(1)) + 1;
+    return TaskState::Completed;
+  }
+};
+
+/// Team-level: the same checks, the predecessors spread over the team.
+struct TeamTicketWave {
+  TicketWave inner;
+  KOKKOS_INLINE_FUNCTION TaskState operator()(const Member& team, Ord w) const {
+    std::uint64_t t = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](std::uint64_t& v) {
+          Kokkos::atomic_fetch_add(&inner.executions(w), std::uint64_t(1));
+          v = Kokkos::atomic_fetch_add(&inner.clock(0), std::uint64_t(1)) + 1;
+          inner.start(w) = v;
+        },
+        t);
+    std::uint64_t bad = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, std::uint64_t(inner.pred_row_map(w)),
+                                std::uint64_t(inner.pred_row_map(w + 1))),
+        [&](const std::uint64_t e, std::uint64_t& b) {
+          const std::uint64_t f = volatile_load(&inner.finish(inner.pred_entries(e)));
+          if (f == 0 || f >= t) ++b;
+        },
+        bad);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      if (bad != 0) Kokkos::atomic_fetch_add(&inner.violations(0), bad);
+      std::uint64_t sum = w * 0x9E3779B97F4A7C15ull;
+      for (std::uint64_t e = inner.pred_row_map(w); e < inner.pred_row_map(w + 1); ++e)
+        sum = sum * 31 + volatile_load(&inner.value(inner.pred_entries(e)));
+      inner.value(w) = sum;
+      Kokkos::memory_fence();
+      inner.finish(w) = Kokkos::atomic_fetch_add(&inner.clock(0), std::uint64_t(1)) + 1;
+    });
+    return TaskState::Completed;
+  }
+};
+
+/// The values a serial run in plan order gives (the reference).
+std::vector<std::uint64_t> reference_values(const Case& c) {
+  std::vector<std::vector<Ord>> preds(c.waves);
+  for (const auto& d : c.deps) preds[d.after].push_back(d.before);
+  // The reversed graph's row order is unspecified: the functor sums in CSR
+  // order, so take that order from it.
+  const auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.preds.row_map);
+  const auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.preds.entries);
+  std::vector<std::uint64_t> value(c.waves, 0);
+  for (const auto& group : c.plan.host_groups())
+    for (const std::uint64_t w : group) {
+      std::uint64_t sum = w * 0x9E3779B97F4A7C15ull;
+      for (std::uint64_t e = rm(w); e < rm(w + 1); ++e) sum = sum * 31 + value[en(e)];
+      value[w] = sum;
+    }
+  return value;
+}
+
+struct Outcome {
+  std::vector<std::uint64_t> start, finish, executions, value;
+  std::uint64_t violations = 0;
+};
+
+Outcome outcome_of(const Tickets& t) {
+  Outcome o;
+  auto copy = [](const U64View& v) {
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    return std::vector<std::uint64_t>(h.data(), h.data() + h.extent(0));
+  };
+  o.start = copy(t.start);
+  o.finish = copy(t.finish);
+  o.executions = copy(t.executions);
+  o.value = copy(t.value);
+  o.violations = copy(t.violations)[0];
+  return o;
+}
+
+::testing::AssertionResult ran_once_in_order(const Case& c, const Outcome& o,
+                                             std::uint64_t yield_mod) {
+  if (o.violations != 0)
+    return ::testing::AssertionFailure() << o.violations << " predecessor-order violations";
+  for (std::uint64_t w = 0; w < c.waves; ++w) {
+    const std::uint64_t expected = 1 + (yield_mod != 0 ? w % yield_mod : 0);
+    if (o.executions[w] != expected)
+      return ::testing::AssertionFailure()
+             << "wave " << w << " executed " << o.executions[w] << " times, expected " << expected;
+    if (o.finish[w] == 0) return ::testing::AssertionFailure() << "wave " << w << " never finished";
+  }
+  for (const auto& d : c.deps)
+    if (!(o.finish[d.before] < o.start[d.after]))
+      return ::testing::AssertionFailure() << "wave " << d.after << " started before " << d.before
+                                           << " finished";
+  return ::testing::AssertionSuccess();
+}
+
+/// The corpus graphs the executor runs: the first valid ones of each kind.
+std::vector<std::uint64_t> corpus_indices() {
+  std::vector<std::uint64_t> picked;
+  for (std::uint64_t i = 0; i < 16; ++i)
+    if (i % 8 != 7) picked.push_back(i);
+  return picked;
+}
+
+TEST(Execute, CorpusEveryWaveOnceAfterItsPredecessorsInEveryMode) {
+  for (const std::uint64_t index : corpus_indices()) {
+    const Case c = make_case(test::corpus_graph(index));
+    const auto expected = reference_values(c);
+    for (const ExecuteMode mode : kModes)
+      for (int form = 0; form < 3; ++form) {  // thread-level, team-level, thread-level yielding
+        SCOPED_TRACE("corpus " + std::to_string(index) + " mode " + execute_mode_name(mode) +
+                     " form " + std::to_string(form));
+        Tickets t(c.waves);
+        TicketWave wave(t, c);
+        if (form == 2) wave.yield_mod = 3;
+        Exec exec(Space(), c.plan, c.graph);
+        RunOptions options;
+        options.mode = mode;
+        const RunReport r = form == 1 ? exec.run(TeamTicketWave{wave}, options)
+                                      : exec.run(wave, options);
+        EXPECT_NE(r.mode, ExecuteMode::Automatic);
+        if (mode != ExecuteMode::Automatic) EXPECT_EQ(r.mode, mode);
+        EXPECT_FALSE(r.reason.empty());
+        EXPECT_TRUE(r.complete);
+        EXPECT_FALSE(r.drained);
+        EXPECT_EQ(r.waves_run, c.waves);
+        EXPECT_EQ(r.waves_total, c.waves);
+        EXPECT_EQ(r.layers, c.plan.group_count());
+        const Outcome o = outcome_of(t);
+        EXPECT_TRUE(ran_once_in_order(c, o, wave.yield_mod));
+        EXPECT_EQ(o.value, expected);  // deterministic functor, deterministic result
+        std::uint64_t yields = 0;
+        for (std::uint64_t w = 0; w < c.waves; ++w) yields += wave.yield_mod ? w % 3 : 0;
+        EXPECT_EQ(r.requeues, yields);
+        // run() after completion: a no-op report.
+        const RunReport again = exec.run(wave, options);
+        EXPECT_EQ(again.waves_run, 0u);
+        EXPECT_TRUE(again.complete);
+      }
+  }
+}
+
+TEST(Execute, DrainAtTheWallTimeBudgetThenResumeEqualsOneRun) {
+  const Case c = make_case(generate::sweep2d(24, 24));  // 576 waves, 47 groups
+  const auto expected = reference_values(c);
+  launch::LaunchConfig config;
+  config.max_wall_time = std::chrono::microseconds(200);
+  // Each wave spins; the runs rotate through the modes, so every mode
+  // resumes a drained run of every other.
+  for (const ExecuteMode first : kModes) {
+    SCOPED_TRACE(std::string("first mode ") + execute_mode_name(first));
+    Tickets t(c.waves);
+    TicketWave wave(t, c);
+    wave.spin = 20000;
+    wave.yield_mod = 2;
+    Exec exec(Space(), c.plan, c.graph, config);
+    int runs = 0, drained = 0;
+    std::uint64_t total = 0, layers = 0, requeues = 0;
+    std::size_t m = 0;
+    while (m < 4 && kModes[m] != first) ++m;
+    while (!exec.complete()) {
+      RunOptions options;
+      options.mode = kModes[(m + runs) % 4];
+      const RunReport r = exec.run(wave, options);
+      ++runs;
+      EXPECT_GE(r.waves_run, 1u);  // every run makes progress
+      total += r.waves_run;
+      layers += r.layers;
+      requeues += r.requeues;
+      EXPECT_EQ(r.waves_total, total);
+      EXPECT_EQ(r.drained, !r.complete);
+      drained += r.drained ? 1 : 0;
+      ASSERT_LE(runs, 100000);
+    }
+    EXPECT_GE(drained, 1) << "the budget never expired: make the waves slower";
+    EXPECT_EQ(total, c.waves);
+    EXPECT_EQ(layers, c.plan.group_count());
+    std::uint64_t yields = 0;
+    for (std::uint64_t w = 0; w < c.waves; ++w) yields += w % 2;
+    EXPECT_EQ(requeues, yields);
+    const Outcome o = outcome_of(t);
+    EXPECT_TRUE(ran_once_in_order(c, o, wave.yield_mod));
+    EXPECT_EQ(o.value, expected);
+  }
+}
+
+TEST(Execute, RequeueLimitNamesTheWave) {
+  const Case c = make_case(test::corpus_graph(1));
+  ASSERT_GT(c.waves, 5u);
+  for (const ExecuteMode mode : kModes) {
+    SCOPED_TRACE(execute_mode_name(mode));
+    Tickets t(c.waves);
+    TicketWave wave(t, c);
+    wave.always_yield = 5;
+    Exec exec(Space(), c.plan, c.graph);
+    RunOptions options;
+    options.mode = mode;
+    options.max_requeues_per_wave = 3;
+    const PlanError e =
+        expect_plan_error(ErrorKind::RequeueLimit, [&] { exec.run(wave, options); });
+    EXPECT_EQ(e.wave(), 5u);
+    EXPECT_EQ(e.requested(), 3u);
+    EXPECT_EQ(outcome_of(t).executions[5], 4u);  // 3 requeues allowed, the 4th is the error
+    EXPECT_FALSE(exec.complete());
+    // The state is kept: the same error until reset().
+    EXPECT_EQ(expect_plan_error(ErrorKind::RequeueLimit, [&] { exec.run(wave, options); }).wave(),
+              5u);
+    exec.reset();
+    wave.always_yield = ~std::uint64_t(0);
+    Kokkos::deep_copy(t.finish, 0);
+    Kokkos::deep_copy(t.executions, 0);
+    EXPECT_TRUE(exec.run(wave, options).complete);
+  }
+}
+
+TEST(Execute, FaultNamesTheWaveAndNoLaterLayerStarts) {
+  const Case c = make_case(generate::layered(12, 8, 2, 0, true, 3));
+  const auto host = c.plan.host_mirror();
+  ASSERT_GE(c.plan.group_count(), 4u);
+  const Ord victim = host.waves(host.group_offsets(2) + 1);  // a wave of group 2
+  for (const ExecuteMode mode : kModes)
+    for (const std::uint32_t league : {0u, 1u}) {
+      SCOPED_TRACE(std::string(execute_mode_name(mode)) + " league " + std::to_string(league));
+      Tickets t(c.waves);
+      TicketWave wave(t, c);
+      wave.fault = victim;
+      Exec exec(Space(), c.plan, c.graph);
+      RunOptions options;
+      options.mode = mode;
+      options.league_size = league;
+      const PlanError e =
+          expect_plan_error(ErrorKind::WaveFaulted, [&] { exec.run(wave, options); });
+      EXPECT_EQ(e.wave(), victim);
+      const Outcome o = outcome_of(t);
+      const std::uint64_t fault_ticket = o.start[victim];
+      ASSERT_NE(fault_ticket, 0u);
+      const bool barriers = mode != ExecuteMode::Dataflow;
+      for (std::uint64_t w = 0; w < c.waves; ++w) {
+        if (host.level(w) <= 2 || o.start[w] == 0) continue;
+        // A later layer: never in the barrier modes; in dataflow never after
+        // the fault when one team runs everything.
+        EXPECT_FALSE(barriers) << "wave " << w << " of group " << host.level(w) << " started";
+        if (league == 1) EXPECT_LT(o.start[w], fault_ticket) << "wave " << w;
+      }
+      const auto tasks = exec.task_snapshot();
+      EXPECT_EQ(tasks[victim].state_word, static_cast<std::uint32_t>(TaskState::Faulted));
+    }
+}
+
+TEST(Execute, LeagueAboveTheCoResidentBoundIsNotCoResident) {
+  const Case c = make_case(generate::chain(10));
+  Tickets t(c.waves);
+  TicketWave wave(t, c);
+  Exec exec(Space(), c.plan, c.graph);
+  for (const ExecuteMode mode : {ExecuteMode::Persistent, ExecuteMode::Dataflow}) {
+    RunOptions options;
+    options.mode = mode;
+    options.league_size = 1u << 30;
+    const PlanError e =
+        expect_plan_error(ErrorKind::NotCoResident, [&] { exec.run(wave, options); });
+    EXPECT_EQ(e.requested(), 1u << 30);
+    EXPECT_LT(e.available(), 1u << 30);
+    EXPECT_GE(e.available(), 1u);
+    options.league_size = static_cast<std::uint32_t>(e.available());  // the bound itself runs
+    options.team_size = 100000;
+    expect_plan_error(ErrorKind::InvalidLaunchConfig, [&] { exec.run(wave, options); });
+  }
+  RunOptions options;
+  options.league_size = 1;
+  options.mode = ExecuteMode::Persistent;
+  EXPECT_TRUE(exec.run(wave, options).complete);
+  EXPECT_TRUE(ran_once_in_order(c, outcome_of(t), 0));
+}
+
+TEST(Execute, TaskSnapshotFeedsTheLaunchRequest) {
+  const Case c = make_case(generate::sweep2d(16, 16));
+  Tickets t(c.waves);
+  TicketWave wave(t, c);
+  wave.spin = 20000;
+  launch::LaunchConfig config;
+  config.max_wall_time = std::chrono::microseconds(100);
+  Exec exec(Space(), c.plan, c.graph, config);
+  RunOptions options;
+  options.mode = ExecuteMode::Layered;
+  const RunReport r = exec.run(wave, options);
+  ASSERT_TRUE(r.drained);
+  const auto tasks = exec.task_snapshot();
+  ASSERT_EQ(tasks.size(), c.waves);
+  std::uint64_t done = 0;
+  for (const auto& task : tasks)
+    done += task.state_word == static_cast<std::uint32_t>(TaskState::Completed) ? 1 : 0;
+  EXPECT_EQ(done, r.waves_total);
+  const launch::LaunchRequest request = exec.launch_request();
+  EXPECT_EQ(request.queue_len, c.waves - done);  // Queued slots are schedulable
+}
+
+TEST(Execute, AutomaticModeFollowsThePlanShape) {
+  const Case chain = make_case(generate::chain(64));
+  const Case single = make_case(64, {});
+  Tickets t(64);
+  for (const Case* c : {&chain, &single}) {
+    TicketWave wave(t, *c);
+    Exec exec(Space(), c->plan, c->graph);
+    const RunReport r = exec.run(wave);
+    EXPECT_FALSE(r.reason.empty());
+    if (c == &single) {
+      EXPECT_EQ(r.mode, ExecuteMode::Layered) << r.reason;
+    } else if (Space().concurrency() == 1) {
+      EXPECT_EQ(r.mode, ExecuteMode::Persistent) << r.reason;
+    } else {
+      EXPECT_EQ(r.mode, ExecuteMode::Dataflow) << r.reason;
+    }
+  }
+  EXPECT_EQ(parse_execute_mode("dataflow"), ExecuteMode::Dataflow);
+  EXPECT_STREQ(execute_mode_name(ExecuteMode::Automatic), "auto");
+  expect_plan_error(ErrorKind::InvalidArgument, [] { parse_execute_mode("barrier"); });
+}
+
+TEST(Execute, EmptyPlanIsCompleteAtOnce) {
+  const Case c = make_case(0, {});
+  Tickets t(1);
+  TicketWave wave(t, c);
+  Exec exec(Space(), c.plan, c.graph);
+  EXPECT_TRUE(exec.complete());
+  for (const ExecuteMode mode : kModes) {
+    RunOptions options;
+    options.mode = mode;
+    const RunReport r = exec.run(wave, options);
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(r.waves_run, 0u);
+  }
+}
+
+/// Every team adds to round g's counter, passes the barrier, and checks that
+/// every team's addition is visible; the completion function counts rounds.
+struct BarrierRounds {
+  DeviceBarrier<Mem> barrier;
+  U64View counts, completions, errors;
+  std::uint64_t league = 1, rounds = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    for (std::uint64_t g = 0; g < rounds; ++g) {
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { Kokkos::atomic_fetch_add(&counts(g), std::uint64_t(1)); });
+      std::uint64_t* done = &completions(0);
+      const bool passed = barrier.arrive_and_wait(team, league, [&]() { *done += 1; });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        if (!passed || volatile_load(&counts(g)) != league || volatile_load(done) < g + 1)
+          Kokkos::atomic_fetch_add(&errors(0), std::uint64_t(1));
+      });
+    }
+  }
+};
+
+TEST(DeviceBarrier, EveryRoundSeesEveryTeamsWrites) {
+  Space space;
+  BarrierRounds k{DeviceBarrier<Mem>("test barrier"), U64View("counts", 200),
+                  U64View("completions", 1), U64View("errors", 1), 1, 200};
+  const auto limits = launch::DeviceLimits::query(space);
+  k.league = execute_detail::resident_teams(space, k, 1, limits);
+  if (k.league > 64) k.league = 64;
+  k.barrier.reset(space);
+  Kokkos::parallel_for(Kokkos::TeamPolicy<Space>(space, static_cast<int>(k.league), 1), k);
+  space.fence();
+  const auto errors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.errors);
+  const auto completions = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.completions);
+  EXPECT_EQ(errors(0), 0u);
+  EXPECT_EQ(completions(0), 200u);
+}
+
+}  // namespace
+}  // namespace strata
