@@ -49,10 +49,14 @@
 #include <unistd.h>
 
 #include <Kokkos_Core.hpp>
+#if KOKKOS_VERSION >= 30300  // Kokkos::Experimental::Graph (create_graph) appeared in Kokkos 3.3
 #include <Kokkos_Graph.hpp>
+#define STRATA_BENCH_HAVE_KOKKOS_GRAPH 1
+#endif
 #include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_sptrsv.hpp>
 
+#include <strata/execute/executor.hpp>
 #include <strata/generate/graph_generators.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/plan/plan_barriers.hpp>
@@ -151,6 +155,16 @@ struct GroupWaves {
   }
 };
 
+/// The executor's thread-level functor form around a body.
+template <class Body>
+struct ExecutorWave {
+  Body body;
+  KOKKOS_INLINE_FUNCTION strata::TaskState operator()(const Ordinal w) const {
+    body(w);
+    return strata::TaskState::Completed;
+  }
+};
+
 template <class Body>
 struct WorkGraphWave {
   Body body;
@@ -170,6 +184,7 @@ struct Options {
   int team_size = 0;  ///< 0: Kokkos::AUTO
   std::uint64_t graph_max_nodes = 20000;
   int kk_chain_threshold = 0;  ///< 0: the execution space's concurrency on host, 64 on a device
+  std::uint32_t worker_count = 0;  ///< executor: LaunchConfig::worker_count (0: its default)
   std::vector<std::string> methods;
   std::vector<std::string> filters;
   bool quick = false;
@@ -177,7 +192,8 @@ struct Options {
 };
 
 const std::vector<std::string>& all_methods() {
-  static const std::vector<std::string> m = {"hostloop", "hostloop-async", "workgraph", "kokkos-graph"};
+  static const std::vector<std::string> m = {"layered", "persistent", "dataflow", "auto",
+                                             "hostloop", "hostloop-async", "workgraph", "kokkos-graph"};
   return m;
 }
 
@@ -250,7 +266,7 @@ std::unique_ptr<Dag> make_generated_dag(const std::string& name, const strata::g
 // (DAG, method, body) outside the timing.
 struct Runner {
   std::string skipped;          ///< non-empty: why the method cannot run here
-  std::string mode_used;        ///< executor modes: the mode the executor chose
+  std::shared_ptr<std::string> mode_used = std::make_shared<std::string>();  ///< executor: the mode run
   double setup_seconds = 0;     ///< untimed preparation (graph construction, executor)
   std::function<void()> run;
 };
@@ -262,7 +278,26 @@ Runner make_runner(const Options& opt, const Dag& dag, const std::string& method
   const auto waves = dag.plan.waves;
   const int team_size = opt.team_size;
   const Dag* d = &dag;
-  if (method == "hostloop" || method == "hostloop-async") {
+  if (method == "layered" || method == "persistent" || method == "dataflow" || method == "auto") {
+    using Executor = strata::Executor<ExecSpace, Ordinal, Offset>;
+    strata::launch::LaunchConfig config;
+    if (opt.worker_count != 0) config.worker_count = opt.worker_count;
+    std::shared_ptr<Executor> executor;
+    r.setup_seconds = seconds_of([&] { executor = std::make_shared<Executor>(space, dag.plan, dag.graph, config); });
+    strata::RunOptions options;
+    options.mode = strata::parse_execute_mode(method);
+    options.label = "strata_execute_bench::" + method;
+    options.team_size = team_size;
+    const ExecutorWave<Body> wave{body};
+    const auto mode_used = r.mode_used;
+    r.run = [=] {
+      executor->reset();
+      strata::RunReport report = executor->run(wave, options);
+      while (report.drained && !report.complete) report = executor->run(wave, options);  // resume
+      space.fence();
+      *mode_used = strata::execute_mode_name(report.mode);
+    };
+  } else if (method == "hostloop" || method == "hostloop-async") {
     const bool fence_each = method == "hostloop";
     r.run = [=] {
       for (std::size_t g = 0; g + 1 < d->group_offsets.size(); ++g) {
@@ -288,6 +323,10 @@ Runner make_runner(const Options& opt, const Dag& dag, const std::string& method
       space.fence();
     };
   } else if (method == "kokkos-graph") {
+#ifndef STRATA_BENCH_HAVE_KOKKOS_GRAPH
+    r.skipped = "n/a: Kokkos " + std::to_string(KOKKOS_VERSION) + " has no Kokkos::Experimental::Graph";
+    return r;
+#else
     if (dag.groups > opt.graph_max_nodes) {
       std::ostringstream s;
       s << "skipped: " << dag.groups << " nodes > --graph-max-nodes " << opt.graph_max_nodes
@@ -312,6 +351,7 @@ Runner make_runner(const Options& opt, const Dag& dag, const std::string& method
       (*graph)->submit();
       space.fence();
     };
+#endif
   } else {
     r.skipped = "n/a: unknown method";
   }
@@ -382,9 +422,9 @@ MethodResult run_method(const Options& opt, const Dag& dag, const std::string& m
     m.skipped = r.skipped;
     return m;
   }
-  m.mode_used = r.mode_used;
   m.setup_seconds = r.setup_seconds;
   m.timing = time_calls(opt.repetitions, r.run);
+  m.mode_used = *r.mode_used;
   return m;
 }
 
@@ -700,6 +740,7 @@ void write_json(const Options& opt, const std::vector<DagResult>& dags, const Tr
       << "    \"kk_chain_threshold\": " << kk_chain_threshold(opt) << "\n  },\n"
       << "  \"notes\": {\n"
       << "    \"times\": " << json_string("wall clock of one fenced run, median over repetitions after one warm-up; us_per_wave = median / waves, us_per_layer = median / groups; speedup_vs[A] = median(A) / median(method), > 1: faster than A") << ",\n"
+      << "    \"executor\": " << json_string("layered / persistent / dataflow / auto: strata::Executor built once per DAG and body (setup_s, untimed); timed: reset() + run() (+ resumed run() calls while drained) + fence, thread-level functor form; mode_used: the mode the run used (auto: the launch policy's choice)") << ",\n"
       << "    \"hostloop\": " << json_string("(a) one parallel_for(TeamPolicy(group size, team_size or AUTO)) per group, Kokkos::single per team runs the wave, space.fence() after each group") << ",\n"
       << "    \"hostloop-async\": " << json_string("the same launches queued on one instance, one fence at the end") << ",\n"
       << "    \"workgraph\": " << json_string("(b) Kokkos::WorkGraphPolicy<IndexType<int32>> on the Crs of successors; the policy (its in-degree count and source queue: three kernels) is built inside the timed run, its queue being consumed by a run") << ",\n"
@@ -800,9 +841,9 @@ void print_trisolve_head(const TrisolveResult& t) {
       << "usage: strata_execute_bench [--quick] [--filter NAME[,NAME...]] [--repetitions N] [--json FILE]\n"
          "         [--methods M,M,...] [--chain N] [--sweep3d N] [--layered WIDTHxDEPTH]\n"
          "         [--ilu3d N] [--rows-per-wave R[,R...]] [--small-flops F] [--team-size T]\n"
-         "         [--graph-max-nodes N] [--kk-chain-threshold T] [Kokkos options]\n"
-         "Workloads (filter by name): chain, sweep3d, layered, trisolve. Methods: hostloop,\n"
-         "hostloop-async, workgraph, kokkos-graph (default: all).\n"
+         "         [--graph-max-nodes N] [--kk-chain-threshold T] [--worker-count W] [Kokkos options]\n"
+         "Workloads (filter by name): chain, sweep3d, layered, trisolve. Methods: layered, persistent,\n"
+         "dataflow, auto (strata::Executor), hostloop, hostloop-async, workgraph, kokkos-graph (default: all).\n"
          "Defaults are CI-sized (chain 10000, sweep3d 30, layered 1000x100, ilu3d 30); the issue-13\n"
          "set: --chain 100000 --sweep3d 100 --ilu3d 100. --quick: a few-second smoke run.\n"
          "See docs/executor.md (Benchmarks).\n";
@@ -870,6 +911,7 @@ Options parse(int argc, char* argv[]) {
     else if (a == "--small-flops") opt.small_flops = static_cast<int>(parse_count(a, value()));
     else if (a == "--team-size") opt.team_size = static_cast<int>(parse_count(a, value()));
     else if (a == "--graph-max-nodes") opt.graph_max_nodes = parse_count(a, value());
+    else if (a == "--worker-count") opt.worker_count = static_cast<std::uint32_t>(parse_count(a, value()));
     else if (a == "--kk-chain-threshold") opt.kk_chain_threshold = static_cast<int>(parse_count(a, value()));
     else if (a == "--help" || a == "-h") usage(0);
     else {
