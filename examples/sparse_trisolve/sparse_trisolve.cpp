@@ -56,7 +56,8 @@ int solve(const strata_example::LowerFactor& L, const std::vector<double>& b,
   const Kokkos::View<const strata::WaveDependency<std::uint32_t>*, Kokkos::HostSpace,
                      Kokkos::MemoryTraits<Kokkos::Unmanaged>>
       host_deps(deps.data(), deps.size());
-  const auto device_deps = Kokkos::create_mirror_view_and_copy(Space::memory_space(), host_deps);
+  const Kokkos::View<const strata::WaveDependency<std::uint32_t>*, Space::memory_space> device_deps =
+      Kokkos::create_mirror_view_and_copy(Space::memory_space(), host_deps);  // a copy on a device
   strata::DependencyGraphStorage<Space, std::uint32_t, std::uint32_t> graph_storage;
   const auto graph = strata::build_dependency_graph(space, waves, device_deps, graph_storage);
   strata::PlannerScratch<Space, std::uint32_t, std::uint32_t> scratch;
