@@ -183,7 +183,7 @@ struct Options {
   int small_flops = 256;
   int team_size = 0;  ///< 0: Kokkos::AUTO
   std::uint64_t graph_max_nodes = 20000;
-  int kk_chain_threshold = 0;  ///< 0: the execution space's concurrency on host, 64 on a device
+  int kk_chain_threshold = 0;  ///< 0: 1 on host backends, 64 on a device
   std::uint32_t worker_count = 0;  ///< executor: LaunchConfig::worker_count (0: its default)
   std::vector<std::string> methods;
   std::vector<std::string> filters;
@@ -486,8 +486,10 @@ struct TrisolveResult {
 
 int kk_chain_threshold(const Options& opt) {
   if (opt.kk_chain_threshold > 0) return opt.kk_chain_threshold;
-  if (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible)
-    return std::max(1, ExecSpace().concurrency());
+  // The threshold is also TP1CHAIN's team size (Kokkos Kernels sets one from
+  // the other). Host backends: 1 (a team of 2 OpenMP threads per level took
+  // 28 s on ilu3d 100 here, 75x TP1); a device: 64.
+  if (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) return 1;
   return 64;
 }
 
