@@ -34,7 +34,9 @@ def fmt_us(x):
         return "%.0f" % x
     if x >= 1:
         return "%.2f" % x
-    return "%.3f" % x
+    if x >= 0.01:
+        return "%.3f" % x
+    return "%.1g" % x
 
 
 def fmt_ms(x):
@@ -84,15 +86,17 @@ def section(data):
             "%s (%s)" % (fmt_ms(med(k)), k.get("levels", "–")) if med(k) is not None else "–" for k in kk.values()) + " |")
         best = tri.get("best_kk_s")
         out.append("\n| waves | waves / groups | " + " | ".join(LABEL.get(m, m) for m in methods) +
-                   " | best KK / dataflow |")
-        out.append("|---|---|" + "---|" * (len(methods) + 1))
+                   " | best KK / dataflow | best KK / best executor mode |")
+        out.append("|---|---|" + "---|" * (len(methods) + 2))
         for d in tri["waves"]:
             ms = d["bodies"]["trisolve"]
             cells = [fmt_ms(med(ms.get(m))) for m in methods]
             df = med(ms.get("dataflow"))
-            out.append("| %s | %d / %d | %s | %s |" % (d["name"].split("/")[-1], d["waves"], d["groups"],
-                                                   " | ".join(cells),
-                                                   "%.2f" % (best / df) if best and df else "–"))
+            ex = [med(ms.get(m)) for m in EXECUTOR if med(ms.get(m)) is not None]
+            out.append("| %s | %d / %d | %s | %s | %s |" % (
+                d["name"].split("/")[-1], d["waves"], d["groups"], " | ".join(cells),
+                "%.2f" % (best / df) if best and df else "–",
+                "%.2f" % (best / min(ex)) if best and ex else "–"))
     # The CPU target of issue 13: dataflow at least as fast as WorkGraphPolicy on every DAG.
     rows = []
     for d in data["dags"] + (tri["waves"] if tri else []):
@@ -101,7 +105,8 @@ def section(data):
             if df is not None and wg is not None:
                 rows.append("| %s | %s | %.2f | %s |" % (d["name"], body, wg / df, "met" if df <= wg else "MISSED"))
     if rows:
-        out.append("\nTarget \"dataflow at least as fast as WorkGraphPolicy\" (time(workgraph) / time(dataflow) >= 1):\n")
+        out.append("\nDataflow against WorkGraphPolicy, time(workgraph) / time(dataflow) (the issue-13 target, "
+                   ">= 1 on every DAG, is set for OpenMP with 2 threads):\n")
         out.append("| DAG | body | workgraph / dataflow | |")
         out.append("|---|---|---|---|")
         out.extend(rows)
