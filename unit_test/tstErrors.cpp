@@ -60,12 +60,39 @@ TEST(Errors, InsufficientRanksNamesTheRanksNeeded) {
   EXPECT_EQ(static_cast<int>(ErrorKind::InsufficientRanks), 13);  // appended: 1..12 unchanged
 }
 
+TEST(Errors, ExecutorKindsNameTheWaveOrTheLeague) {
+  const PlanError fault = PlanError::wave_faulted(17);
+  EXPECT_EQ(fault.kind(), ErrorKind::WaveFaulted);
+  EXPECT_EQ(fault.wave(), 17u);
+  EXPECT_EQ(std::string(fault.what()).rfind("WaveFaulted: wave 17 returned TaskState::Faulted", 0),
+            0u);
+  const PlanError limit = PlanError::requeue_limit(4, 64);
+  EXPECT_EQ(limit.kind(), ErrorKind::RequeueLimit);
+  EXPECT_EQ(limit.wave(), 4u);
+  EXPECT_EQ(limit.requested(), 64u);
+  const PlanError league = PlanError::not_co_resident(1000, 32, 264, "Cuda");
+  EXPECT_EQ(league.kind(), ErrorKind::NotCoResident);
+  EXPECT_EQ(league.requested(), 1000u);
+  EXPECT_EQ(league.available(), 264u);
+  EXPECT_EQ(league.field(), "Cuda");
+  for (const PlanError& e : {fault, limit, league})
+    EXPECT_NE(std::string(e.what()).find(". Fix: "), std::string::npos) << e.what();
+  // Appended after InsufficientRanks: 1..13 unchanged.
+  EXPECT_EQ(static_cast<int>(ErrorKind::WaveFaulted), 14);
+  EXPECT_EQ(static_cast<int>(ErrorKind::RequeueLimit), 15);
+  EXPECT_EQ(static_cast<int>(ErrorKind::NotCoResident), 16);
+  EXPECT_STREQ(error_kind_name(ErrorKind::NotCoResident), "NotCoResident");
+  EXPECT_EQ(PlanError::from_fields(league.fields()).available(), 264u);
+}
+
 TEST(Errors, FieldsRebuildTheSameError) {
   for (const PlanError& e :
        {PlanError::invalid_wave(4, 1, 9), PlanError::self_dependency(3), PlanError::cycle(7),
         PlanError::parse_error("f.txt", 12, "bad", "fix it"), PlanError::io_error("f", "gone"),
         PlanError::insufficient_ranks(3, 1, 99), PlanError::memory_constrained(10, 5),
-        PlanError::storage_reserve_failed("x", 4, "oom"), PlanError::invalid_task_state(2, 9)}) {
+        PlanError::storage_reserve_failed("x", 4, "oom"), PlanError::invalid_task_state(2, 9),
+        PlanError::wave_faulted(5), PlanError::requeue_limit(6, 3),
+        PlanError::not_co_resident(9, 1, 2, "OpenMP")}) {
     const PlanError copy = PlanError::from_fields(e.fields());
     EXPECT_EQ(copy.kind(), e.kind());
     EXPECT_STREQ(copy.what(), e.what());
@@ -79,6 +106,8 @@ TEST(Errors, FieldsRebuildTheSameError) {
     EXPECT_EQ(copy.needed_ranks(), e.needed_ranks());
     EXPECT_EQ(copy.budget_bytes(), e.budget_bytes());
     EXPECT_EQ(copy.state_word(), e.state_word());
+    EXPECT_EQ(copy.requested(), e.requested());
+    EXPECT_EQ(copy.available(), e.available());
   }
 }
 

@@ -166,6 +166,41 @@ TEST(LaunchPolicy, ASingleThreadDeviceFusesUnlessTheFrontierIsWide) {
   EXPECT_EQ(LaunchPolicy::standard().choose(r), LaunchMode::Sparse);
 }
 
+TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE5) {
+  const LaunchPolicy p = LaunchPolicy::standard();
+  auto shape = [](std::uint64_t waves, std::uint64_t groups, std::uint32_t threads,
+                  std::uint32_t teams, bool host) {
+    ExecutionShape s;
+    s.waves = waves;
+    s.groups = groups;
+    s.device_concurrency = threads;
+    s.resident_teams = teams;
+    s.host_backend = host;
+    return s;
+  };
+  const std::uint32_t w = p.execute_dataflow_width_per_team;
+  struct Row {
+    ExecutionShape shape;
+    ExecutionStrategy expected;
+  } rows[] = {
+      {shape(1000, 1, 8, 8, true), ExecutionStrategy::Layered},             // E1: one group
+      {shape(0, 0, 8, 8, false), ExecutionStrategy::Layered},               // E1: empty
+      {shape(100000, 100000, 1, 1, true), ExecutionStrategy::Persistent},   // E2: one thread
+      {shape(100000, 100000, 8, 8, true), ExecutionStrategy::Dataflow},     // E3: a chain
+      {shape(8 * w - 1, 1, 8, 8, false), ExecutionStrategy::Layered},       // E1 before E3
+      {shape(10 * (8 * w - 1), 10, 8, 8, false), ExecutionStrategy::Dataflow},  // E3: narrow
+      {shape(10 * 8 * w, 10, 8, 8, true), ExecutionStrategy::Layered},     // E4: wide, host
+      {shape(10 * 8 * w, 10, 8, 8, false), ExecutionStrategy::Persistent},  // E5: wide, device
+  };
+  for (const Row& row : rows) {
+    const ExecutionRecommendation rec = p.recommend_execution(row.shape);
+    EXPECT_EQ(rec.strategy, row.expected)
+        << row.shape.waves << " waves " << row.shape.groups << " groups: " << rec.reason;
+    EXPECT_FALSE(rec.reason.empty());
+  }
+  EXPECT_STREQ(execution_strategy_name(ExecutionStrategy::Dataflow), "dataflow");
+}
+
 TEST(DeviceLimits, QueryReportsTheBackend) {
   const auto limits = DeviceLimits::query<TEST_EXECSPACE>();
   EXPECT_EQ(limits.backend, TEST_EXECSPACE::name());

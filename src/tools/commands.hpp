@@ -35,5 +35,6 @@ bool is_output_rank();
 void set_output_rank(bool output);
 int gen_command(const std::vector<std::string>& args);
 int explain_command(const std::vector<std::string>& args);
+int run_command(const std::vector<std::string>& args);
 
 }  // namespace strata::tools

@@ -27,6 +27,8 @@ const char* const kUsage =
     "                   [--output text|json] [--time] [--repeats N]\n"
     "         (sharded over N MPI ranks; rank 0 prints what 'strata plan FILE' prints)\n"
     "       strata explain FILE|--demo   (the launch policy's decision and the device limits)\n"
+    "       strata run FILE|--demo [--mode auto|layered|persistent|dataflow] [--wave-work N]\n"
+    "                   [--max-wall-time SECONDS] [--time]   (executes a synthetic wave per wave)\n"
     "       strata gen KIND ARGS... [--seed S]   (edge-list text on stdout)\n"
     "         kinds: sweep2d NX [NY] | sweep3d N [NY NZ] | chain N | fanout N\n"
     "                layered WIDTH DEPTH [FAN_IN [SKIP_PERCENT]] | random WAVES DEPENDENCIES\n"
@@ -54,6 +56,7 @@ int run(const std::vector<std::string>& args) {
   if (command == "plan") return strata::tools::plan_command(rest);
   if (command == "gen") return strata::tools::gen_command(rest);
   if (command == "explain") return strata::tools::explain_command(rest);
+  if (command == "run") return strata::tools::run_command(rest);
   throw strata::tools::UsageError{"unknown command '" + command + "'"};
 }
 

@@ -105,6 +105,13 @@ class Executor {
     reset();
   }
 
+  // One executor owns one device state: copies would share it behind
+  // separate host counters.
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+  Executor(Executor&&) = default;
+  Executor& operator=(Executor&&) = default;
+
   /// Runs the waves not completed yet (see the header comment). Functor:
   ///   team-level   KOKKOS_FUNCTION TaskState operator()(const team_member&, Ordinal) const
   ///   thread-level KOKKOS_FUNCTION TaskState operator()(Ordinal) const

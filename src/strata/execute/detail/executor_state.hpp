@@ -51,7 +51,7 @@ inline constexpr std::uint64_t no_wave = std::numeric_limits<std::uint64_t>::max
 /// What record() tells the team after one execution of a wave.
 enum Outcome : int { outcome_done = 0, outcome_again = 1, outcome_stop = 2 };
 
-inline constexpr std::uint32_t word_of(launch::TaskState s) {
+KOKKOS_INLINE_FUNCTION constexpr std::uint32_t word_of(launch::TaskState s) {
   return static_cast<std::uint32_t>(s);
 }
 

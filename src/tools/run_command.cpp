@@ -1,0 +1,250 @@
+// strata run FILE|--demo: plan a graph the way `strata plan` does (same
+// reader, same memory check, same planner calls, so a bad graph answers with
+// the same error and exit code), then run a synthetic wave on every wave
+// through strata::Executor and verify the run:
+//   each wave spins --wave-work iterations, takes a start ticket from one
+//   global counter, checks that every predecessor holds a finish ticket
+//   earlier than it, and takes a finish ticket; afterwards every wave must
+//   have executed exactly once.
+// With --max-wall-time the executor drains at the budget and is run again
+// until the plan is complete; the number of runs is printed.
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/spin_wait.hpp>
+#include <strata/execute/executor.hpp>
+#include <strata/generate/graph_generators.hpp>
+#include <strata/graph/build_dependency_graph.hpp>
+#include <strata/io/edge_list.hpp>
+#include <strata/plan/plan_barriers.hpp>
+
+#include "commands.hpp"
+#include "memory_budget.hpp"
+
+namespace strata::tools {
+
+namespace {
+
+struct RunArgs {
+  std::string file;
+  bool demo = false;
+  bool time = false;
+  ExecuteMode mode = ExecuteMode::Automatic;
+  std::uint64_t wave_work = 0;
+  double max_wall_seconds = 0;  ///< 0: LaunchConfig's default budget
+};
+
+RunArgs parse_run_args(const std::vector<std::string>& args) {
+  RunArgs a;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& s = args[i];
+    auto value = [&](const char* name) -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError{std::string(name) + " needs a value"};
+      return args[++i];
+    };
+    if (s == "--demo") {
+      a.demo = true;
+    } else if (s == "--time") {
+      a.time = true;
+    } else if (s == "--mode") {
+      const std::string& v = value("--mode");
+      try {
+        a.mode = parse_execute_mode(v);
+      } catch (const PlanError&) {
+        throw UsageError{"--mode must be auto, layered, persistent or dataflow, not '" + v + "'"};
+      }
+    } else if (s == "--wave-work") {
+      const std::string& v = value("--wave-work");
+      std::size_t used = 0;
+      unsigned long long n = 0;
+      try {
+        n = std::stoull(v, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != v.size() || v[0] == '-' || v[0] == '+')
+        throw UsageError{"--wave-work must be a non-negative integer, not '" + v + "'"};
+      a.wave_work = n;
+    } else if (s == "--max-wall-time") {
+      const std::string& v = value("--max-wall-time");
+      std::size_t used = 0;
+      double seconds = 0;
+      try {
+        seconds = std::stod(v, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      // At least 1 ns, at most a year (the nanosecond count must fit 64 bits).
+      if (used == 0 || used != v.size() || !(seconds >= 1e-9) || !(seconds <= 31536000.0))
+        throw UsageError{"--max-wall-time must be a number of seconds in 1e-9..31536000, not '" +
+                         v + "'"};
+      a.max_wall_seconds = seconds;
+    } else if (!s.empty() && s[0] == '-') {
+      throw UsageError{"unknown option '" + s + "' for 'run'"};
+    } else if (a.file.empty()) {
+      a.file = s;
+    } else {
+      throw UsageError{"'run' takes one FILE, got '" + a.file + "' and '" + s + "'"};
+    }
+  }
+  if (a.demo == !a.file.empty()) throw UsageError{"'run' needs exactly one of FILE or --demo"};
+  return a;
+}
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+
+/// The synthetic wave (thread-level).
+template <class Ordinal, class Offset>
+struct SyntheticWave {
+  Kokkos::View<std::uint64_t*, Mem> start, finish, executions;
+  Kokkos::View<std::uint64_t*, Mem> counters;  ///< ticket clock, order violations
+  Kokkos::View<Offset*, Mem> pred_row_map;
+  Kokkos::View<Ordinal*, Mem> pred_entries;
+  std::uint64_t work = 0;
+
+  KOKKOS_INLINE_FUNCTION TaskState operator()(Ordinal w) const {
+    Kokkos::atomic_fetch_add(&executions(w), std::uint64_t(1));
+    std::uint64_t busy = w;
+    for (std::uint64_t i = 0; i < work; ++i) busy = busy * 6364136223846793005ull + 1442695040888963407ull;
+    const std::uint64_t t = Kokkos::atomic_fetch_add(&counters(0), std::uint64_t(1)) + 1;
+    start(w) = t;
+    std::uint64_t late = busy == 0x5eed5eed5eed5eedull ? 1 : 0;  // keeps the spin (never 1)
+    const std::uint64_t last = pred_row_map(w + 1);
+    for (std::uint64_t e = pred_row_map(w); e < last; ++e) {
+      const std::uint64_t f = volatile_load(&finish(pred_entries(e)));
+      if (f == 0 || f >= t) ++late;
+    }
+    if (late != 0) Kokkos::atomic_fetch_add(&counters(1), late);
+    Kokkos::memory_fence();
+    finish(w) = Kokkos::atomic_fetch_add(&counters(0), std::uint64_t(1)) + 1;
+    return TaskState::Completed;
+  }
+};
+
+template <class Ordinal>
+int plan_and_run(const io::EdgeList& list, const RunArgs& args) {
+  using Dep = WaveDependency<Ordinal>;
+  Space space;
+  const std::uint64_t waves = list.wave_count;
+  const std::size_t count = list.dependencies.size();
+  // The dependencies on the device, then the CSR and the plan, exactly as
+  // plan_barriers(space, waves, host_dependencies, count, scratch) builds them.
+  Kokkos::View<Dep*, Mem> deps(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::run::deps"),
+                               count);
+  {
+    auto host = Kokkos::create_mirror_view(deps);
+    for (std::size_t i = 0; i < count; ++i)
+      host(i) = Dep{static_cast<Ordinal>(list.dependencies[i].before),
+                    static_cast<Ordinal>(list.dependencies[i].after)};
+    Kokkos::deep_copy(space, deps, host);
+  }
+  PlannerScratch<Space, Ordinal, Ordinal> scratch;
+  const Kokkos::View<const Dep*, Mem> read_only = deps;
+  const auto graph = build_dependency_graph(space, waves, read_only, scratch.graph);
+  const auto plan = plan_barriers(space, graph, scratch);
+  // Predecessors: the reversed edges' CSR, for the synthetic wave's check.
+  Kokkos::View<Dep*, Mem> reversed(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::run::reversed"), count);
+  Kokkos::parallel_for(
+      "strata::run::reverse", Kokkos::RangePolicy<Space>(space, 0, count),
+      KOKKOS_LAMBDA(const std::size_t i) { reversed(i) = Dep{deps(i).after, deps(i).before}; });
+  DependencyGraphStorage<Space, Ordinal, Ordinal> pred_storage;
+  const auto preds = build_dependency_graph(space, waves, Kokkos::View<const Dep*, Mem>(reversed),
+                                            pred_storage);
+
+  SyntheticWave<Ordinal, Ordinal> wave;
+  wave.start = Kokkos::View<std::uint64_t*, Mem>("strata::run::start", waves);
+  wave.finish = Kokkos::View<std::uint64_t*, Mem>("strata::run::finish", waves);
+  wave.executions = Kokkos::View<std::uint64_t*, Mem>("strata::run::executions", waves);
+  wave.counters = Kokkos::View<std::uint64_t*, Mem>("strata::run::counters", 2);
+  wave.pred_row_map = preds.row_map;
+  wave.pred_entries = preds.entries;
+  wave.work = args.wave_work;
+
+  launch::LaunchConfig config;
+  if (args.max_wall_seconds > 0)
+    config.max_wall_time = std::chrono::nanoseconds(
+        static_cast<std::int64_t>(std::llround(args.max_wall_seconds * 1e9)));
+  Executor<Space, Ordinal, Ordinal> executor(space, plan, graph, config);
+  RunOptions options;
+  options.mode = args.mode;
+  options.label = "strata::run";
+  std::uint64_t runs = 0, drained = 0, requeues = 0;
+  double seconds = 0;
+  RunReport report;
+  // Every run completes at least one wave: at most `waves` runs.
+  do {
+    report = executor.run(wave, options);
+    ++runs;
+    drained += report.drained ? 1 : 0;
+    requeues += report.requeues;
+    seconds += report.elapsed_seconds;
+  } while (!report.complete && runs <= waves);
+
+  // Verify on the device: every wave executed once, after its predecessors.
+  std::uint64_t wrong = 0;
+  const auto executions = wave.executions;
+  const auto finish = wave.finish;
+  Kokkos::parallel_reduce(
+      "strata::run::verify", Kokkos::RangePolicy<Space>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& n) {
+        if (executions(w) != 1 || finish(w) == 0) ++n;
+      },
+      wrong);
+  const auto counters = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), wave.counters);
+  if (!report.complete || wrong != 0 || counters(1) != 0)
+    throw std::runtime_error("run verification failed: " + std::to_string(wrong) +
+                             " waves did not execute exactly once, " +
+                             std::to_string(counters(1)) +
+                             " started before a predecessor finished (mode " +
+                             execute_mode_name(report.mode) + ")");
+
+  std::cout << "mode: " << execute_mode_name(report.mode) << "\n"
+            << "reason: " << report.reason << "\n"
+            << "verified " << waves << " waves, " << plan.group_count() << " layers\n"
+            << "runs: " << runs << " (" << drained << " drained at the wall-time budget), "
+            << requeues << " requeues\n";
+  if (args.time) {
+    const double per_wave = waves == 0 ? 0.0 : seconds * 1e6 / static_cast<double>(waves);
+    std::cout << std::setprecision(6) << "time: " << seconds << " s, " << per_wave
+              << " us per wave (" << Space::name() << ", league " << report.league_size
+              << " x team " << report.team_size << ")\n";
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& argv) {
+  const RunArgs args = parse_run_args(argv);
+  io::EdgeList list;
+  if (args.demo) {
+    const auto g = generate::sweep3d(8, 8, 8);  // the demo graph of `strata plan --demo`
+    list = io::EdgeList{g.wave_count, g.dependencies, g.wave_count - 1};
+  } else {
+    list = io::read_edge_list(args.file);
+  }
+  // As `strata plan`: 32-bit ids when everything fits, the memory check
+  // against the machine's memory before anything is allocated.
+  constexpr std::uint64_t max32 = std::numeric_limits<std::uint32_t>::max();
+  const std::uint64_t budget = physical_memory_bytes();
+  const std::uint64_t waves = list.wave_count, edges = list.dependencies.size();
+  if (waves <= max32 && edges <= max32 && list.max_wave_id <= max32) {
+    check_plan_memory<std::uint32_t>(waves, edges, budget);
+    return plan_and_run<std::uint32_t>(list, args);
+  }
+  check_plan_memory<std::uint64_t>(waves, edges, budget);
+  return plan_and_run<std::uint64_t>(list, args);
+}
+
+}  // namespace strata::tools
