@@ -2,7 +2,8 @@
 # Installs one built configuration of Strata to a temporary prefix, MOVES the
 # prefix (the install must be relocatable), then builds and runs, against the
 # moved copy, the downstream consumers: examples/ (quickstart = README's C++
-# example, upwind_sweep) and unit_test/c/ (the C11 and Fortran tests of the C
+# example; upwind_sweep, upwind_sweep3d and sparse_trisolve, run through
+# strata::Executor in every mode, small sizes) and unit_test/c/ (the C11 and Fortran tests of the C
 # interface).
 #
 #   scripts/test_install.sh CONFIG [BUILD_DIR]     (BUILD_DIR: build-tests/CONFIG, already built)
@@ -62,4 +63,6 @@ for project in examples unit_test/c; do
   total=$((total + n))
 done
 "$work/build-examples/upwind_sweep/upwind_sweep" | sed 's/^/    /'
+"$work/build-examples/upwind_sweep3d/upwind_sweep3d" 4 4 4 3 | sed 's/^/    /'
+"$work/build-examples/sparse_trisolve/sparse_trisolve" 8 | sed 's/^/    /'
 echo "install $config: $total tests passed (relocated install; examples + C/Fortran interface)"

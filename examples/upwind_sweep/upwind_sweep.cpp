@@ -1,4 +1,5 @@
-// A 2-D upwind transport sweep over mesh blocks, scheduled by Strata.
+// A 2-D upwind transport sweep over mesh blocks, scheduled by Strata and run
+// by its executor.
 //
 // The mesh is NBX x NBY blocks of BS x BS cells. The flow comes from the -x,-y
 // corner, so cell (i, j) needs its upwind neighbours (i-1, j) and (i, j-1):
@@ -6,12 +7,17 @@
 //   psi(i,j) = (q(i,j) + mu * psi(i-1,j) + eta * psi(i,j-1)) / (sigma(i,j) + mu + eta)
 //
 // with psi = inflow on the -x and -y boundaries. A block therefore waits for
-// its -x and -y neighbour blocks: that is the wave DAG Strata plans. The
-// sweep then runs group by group (one Kokkos parallel_for per group over the
-// blocks of that group, each block updating its cells in upwind order) and is
-// compared with a plain serial sweep of the whole mesh.
+// its -x and -y neighbour blocks: that is the wave DAG Strata plans. A
+// strata::Executor then runs one wave per block (each block updating its cells
+// in upwind order) in every execution mode — layered (one launch per group),
+// persistent (one launch, a device-wide barrier between groups), dataflow (one
+// launch, no barrier: a block starts when its two upwind blocks are done) and
+// auto (the launch policy's choice) — and each result must be bitwise equal to
+// the serial sweep (the same cell arithmetic, in one thread of the same
+// execution space); that serial sweep is also checked against a host one.
 //
-//   upwind_sweep [NBX NBY BS]     (default 16 16 8); exit 0 iff the sweeps agree
+//   upwind_sweep [NBX NBY BS] [--mode auto|layered|persistent|dataflow|all]
+//                (default 16 16 8, all modes); exit 0 iff every sweep agrees
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -77,16 +83,59 @@ int parse(const char* text, const char* name) {
   return static_cast<int>(value);
 }
 
-int run(const Mesh& m) {
-  using Space = Kokkos::DefaultExecutionSpace;
+using Space = Kokkos::DefaultExecutionSpace;
+using Psi = Kokkos::View<double**, Kokkos::LayoutRight, Space::memory_space>;
+
+// One wave: block `block` updates its cells in upwind order (the thread-level
+// functor form: one thread of a team runs it).
+struct SweepBlock {
+  Psi psi;
+  int nbx, bs;
+  KOKKOS_FUNCTION strata::TaskState operator()(const std::uint32_t block) const {
+    const int i0 = (static_cast<int>(block) % nbx) * bs, j0 = (static_cast<int>(block) / nbx) * bs;
+    for (int j = j0; j < j0 + bs; ++j)
+      for (int i = i0; i < i0 + bs; ++i) {
+        const double west = i > 0 ? psi(j, i - 1) : inflow;
+        const double south = j > 0 ? psi(j - 1, i) : inflow;
+        psi(j, i) = upwind_cell(i, j, west, south);
+      }
+    return strata::TaskState::Completed;
+  }
+};
+
+// The serial sweep in one thread of the execution space: the same arithmetic
+// as the blocks, compiled by the same compiler (a device may contract a*b+c
+// into an FMA where the host does not), so a correct schedule is bitwise equal.
+Psi serial_sweep_on(const Space& space, int nx, int ny) {
+  Psi psi("psi serial", ny, nx);
+  Kokkos::parallel_for(
+      "upwind_sweep::serial", Kokkos::RangePolicy<Space>(space, 0, 1), KOKKOS_LAMBDA(const int) {
+        for (int j = 0; j < ny; ++j)
+          for (int i = 0; i < nx; ++i) {
+            const double west = i > 0 ? psi(j, i - 1) : inflow;
+            const double south = j > 0 ? psi(j - 1, i) : inflow;
+            psi(j, i) = upwind_cell(i, j, west, south);
+          }
+      });
+  space.fence();
+  return psi;
+}
+
+int run(const Mesh& m, const std::vector<strata::ExecuteMode>& modes) {
   const Space space;
 
-  // 1. Plan the block DAG.
+  // 1. The block DAG, its CSR and its plan.
   const auto deps = block_dependencies(m);
-  strata::PlannerScratch<Space> scratch;
-  const auto plan = strata::plan_barriers(space, static_cast<std::uint64_t>(m.nbx) * m.nby,
-                                          deps.data(), deps.size(), scratch);
-  const auto host_plan = plan.host_mirror();  // the host loops over groups only
+  const std::uint64_t blocks = static_cast<std::uint64_t>(m.nbx) * m.nby;
+  const Kokkos::View<const strata::WaveDependency<std::uint32_t>*, Kokkos::HostSpace,
+                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+      host_deps(deps.data(), deps.size());
+  const Kokkos::View<const strata::WaveDependency<std::uint32_t>*, Space::memory_space> device_deps =
+      Kokkos::create_mirror_view_and_copy(Space::memory_space(), host_deps);  // a copy on a device
+  strata::DependencyGraphStorage<Space, std::uint32_t, std::uint32_t> graph_storage;
+  const auto graph = strata::build_dependency_graph(space, blocks, device_deps, graph_storage);
+  strata::PlannerScratch<Space, std::uint32_t, std::uint32_t> scratch;
+  const auto plan = strata::plan_barriers(space, graph, scratch);
   const std::size_t expected_groups = static_cast<std::size_t>(m.nbx + m.nby - 1);
   std::printf("upwind_sweep: %dx%d blocks of %dx%d cells on %s: %zu waves, %zu dependencies, "
               "%zu groups, %zu global barriers\n",
@@ -98,54 +147,61 @@ int run(const Mesh& m) {
     return 1;
   }
 
-  // 2. Sweep group by group. psi starts as NaN: a block that ran before one
-  // of its upwind blocks would read NaN and poison the comparison.
-  const int nx = m.nx(), ny = m.ny(), nbx = m.nbx, bs = m.bs;
-  Kokkos::View<double**, Kokkos::LayoutRight, Space::memory_space> psi("psi", ny, nx);
-  Kokkos::deep_copy(psi, std::numeric_limits<double>::quiet_NaN());
-  const auto waves = plan.waves;
-  for (std::size_t g = 0; g < host_plan.group_count(); ++g) {
-    Kokkos::parallel_for(
-        "upwind_sweep::group",
-        Kokkos::RangePolicy<Space>(space, host_plan.group_offsets(g),
-                                   host_plan.group_offsets(g + 1)),
-        KOKKOS_LAMBDA(const std::uint32_t k) {
-          const int block = static_cast<int>(waves(k));
-          const int i0 = (block % nbx) * bs, j0 = (block / nbx) * bs;
-          for (int j = j0; j < j0 + bs; ++j)
-            for (int i = i0; i < i0 + bs; ++i) {
-              const double west = i > 0 ? psi(j, i - 1) : inflow;
-              const double south = j > 0 ? psi(j - 1, i) : inflow;
-              psi(j, i) = upwind_cell(i, j, west, south);
-            }
-        });
-    // Kernels on one execution space instance run in order: the next group's
-    // launch is the global barrier.
-  }
-  space.fence();
-
-  // 3. Compare with the serial sweep.
-  const auto host_psi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), psi);
-  const std::vector<double> reference = serial_sweep(m);
+  // 2. The references: the serial sweep on the execution space, checked
+  // against the host one (equal up to rounding: see serial_sweep_on).
+  const int nx = m.nx(), ny = m.ny();
+  const auto reference = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), serial_sweep_on(space, nx, ny));
+  const std::vector<double> host_reference = serial_sweep(m);
   double max_rel = 0.0;
-  std::size_t mismatches = 0, bitwise_equal = 0;
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i) {
-      const double a = host_psi(j, i), b = reference[static_cast<std::size_t>(j) * nx + i];
-      if (a == b) ++bitwise_equal;
+      const double a = reference(j, i), b = host_reference[static_cast<std::size_t>(j) * nx + i];
       const double rel = std::fabs(a - b) / std::fabs(b);
-      if (!(rel <= 1e-14)) ++mismatches;  // NaN counts as a mismatch
       if (rel > max_rel || rel != rel) max_rel = rel;
     }
-  const std::size_t cells = static_cast<std::size_t>(nx) * ny;
-  std::printf("upwind_sweep: %zu cells, %zu bitwise equal to the serial sweep, max relative "
-              "difference %.3g, psi(%d,%d) = %.12f\n",
-              cells, bitwise_equal, max_rel, nx - 1, ny - 1, host_psi(ny - 1, nx - 1));
-  if (mismatches != 0) {
-    std::fprintf(stderr, "upwind_sweep: FAILED: %zu cells differ from the serial sweep\n",
-                 mismatches);
+  if (!(max_rel <= 1e-14)) {
+    std::fprintf(stderr, "upwind_sweep: FAILED: the serial sweep on %s differs from the host one by %.3g\n",
+                 Space::name(), max_rel);
     return 1;
   }
+
+  // 3. Every mode through the executor. psi starts as NaN: a block that ran
+  // before one of its upwind blocks would read NaN and poison the comparison.
+  Psi psi("psi", ny, nx);
+  strata::Executor<Space, std::uint32_t, std::uint32_t> executor(space, plan, graph);
+  int failures = 0;
+  for (const strata::ExecuteMode mode : modes) {
+    Kokkos::deep_copy(psi, std::numeric_limits<double>::quiet_NaN());
+    executor.reset();
+    strata::RunOptions options;
+    options.mode = mode;
+    options.label = "upwind_sweep";
+    strata::RunReport report = executor.run(SweepBlock{psi, m.nbx, m.bs}, options);
+    int runs = 1;
+    while (report.drained && !report.complete) {  // a wall-time budget ran out: resume
+      report = executor.run(SweepBlock{psi, m.nbx, m.bs}, options);
+      ++runs;
+    }
+    space.fence();
+    const auto host_psi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), psi);
+    std::size_t bitwise_equal = 0;
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i)
+        if (host_psi(j, i) == reference(j, i)) ++bitwise_equal;
+    const std::size_t cells = static_cast<std::size_t>(nx) * ny;
+    std::printf("upwind_sweep: %-10s -> %s (%s): %llu waves, %llu layers, %d run(s), %.3f ms; "
+                "%zu of %zu cells bitwise equal to the serial sweep\n",
+                strata::execute_mode_name(mode), strata::execute_mode_name(report.mode),
+                report.reason.c_str(), static_cast<unsigned long long>(report.waves_total),
+                static_cast<unsigned long long>(report.layers), runs, 1e3 * report.elapsed_seconds,
+                bitwise_equal, cells);
+    if (bitwise_equal != cells || !report.complete || report.waves_total != blocks) {
+      std::fprintf(stderr, "upwind_sweep: FAILED in mode %s\n", strata::execute_mode_name(mode));
+      ++failures;
+    }
+  }
+  std::printf("upwind_sweep: psi(%d,%d) = %.12f\n", nx - 1, ny - 1, reference(ny - 1, nx - 1));
+  if (failures != 0) return 1;
   std::printf("upwind_sweep: OK\n");
   return 0;
 }
@@ -154,15 +210,27 @@ int run(const Mesh& m) {
 
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard kokkos(argc, argv);  // consumes --kokkos-* options
-  if (argc != 1 && argc != 4) {
-    std::fprintf(stderr, "usage: upwind_sweep [NBX NBY BS]\n");
+  std::vector<const char*> sizes;
+  std::string mode = "all";
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--mode" && i + 1 < argc) mode = argv[++i];
+    else sizes.push_back(argv[i]);
+  }
+  if (sizes.size() != 0 && sizes.size() != 3) {
+    std::fprintf(stderr, "usage: upwind_sweep [NBX NBY BS] [--mode auto|layered|persistent|dataflow|all]\n");
     return 2;
   }
-  const Mesh mesh = argc == 4 ? Mesh{parse(argv[1], "NBX"), parse(argv[2], "NBY"),
-                                     parse(argv[3], "BS")}
-                              : Mesh{16, 16, 8};
+  const Mesh mesh = sizes.size() == 3 ? Mesh{parse(sizes[0], "NBX"), parse(sizes[1], "NBY"),
+                                             parse(sizes[2], "BS")}
+                                      : Mesh{16, 16, 8};
   try {
-    return run(mesh);
+    std::vector<strata::ExecuteMode> modes;
+    if (mode == "all")
+      modes = {strata::ExecuteMode::Layered, strata::ExecuteMode::Persistent,
+               strata::ExecuteMode::Dataflow, strata::ExecuteMode::Automatic};
+    else
+      modes = {strata::parse_execute_mode(mode)};  // PlanError on a bad name
+    return run(mesh, modes);
   } catch (const strata::PlanError& e) {
     std::fprintf(stderr, "upwind_sweep: %s\n", e.what());
     return 3;

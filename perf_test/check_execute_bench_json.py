@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Checks a strata_execute_bench JSON file: well formed, every field the report
+needs, every method that ran verified (each wave once and after its
+predecessors; the triangular solves within 1e-12 of the serial one), every
+method of the run present on every workload. Never looks at a time.
+
+  check_execute_bench_json.py FILE.json
+  check_execute_bench_json.py --run STRATA_EXECUTE_BENCH FILE.json [bench args...]   (runs `--quick` first)
+"""
+import json
+import subprocess
+import sys
+
+ENV_KEYS = ["backend", "concurrency", "kokkos_version", "kokkos_kernels_version", "date", "host",
+            "cpu", "command", "repetitions", "load_average_start", "methods"]
+DAG_KEYS = ["name", "description", "waves", "deps", "groups", "bodies"]
+
+
+def fail(message):
+    print("check_execute_bench_json: " + message)
+    sys.exit(1)
+
+
+def check_timing(where, t):
+    if not isinstance(t, dict) or not isinstance(t.get("median_s"), (int, float)) or t["median_s"] < 0:
+        fail("%s: no median time" % where)
+    if len(t.get("seconds", [])) != t.get("repetitions"):
+        fail("%s: repetitions and seconds disagree" % where)
+
+
+def check_dag(d, methods, bodies):
+    for k in DAG_KEYS:
+        if k not in d:
+            fail("workload %s lacks %r" % (d.get("name"), k))
+    name = d["name"]
+    if sorted(d["bodies"]) != sorted(bodies):
+        fail("%s: wave bodies %s, expected %s" % (name, sorted(d["bodies"]), sorted(bodies)))
+    ran = 0
+    for body, ms in d["bodies"].items():
+        if list(ms) != methods:
+            fail("%s [%s]: methods %s, expected %s" % (name, body, list(ms), methods))
+        for method, m in ms.items():
+            where = "%s [%s] %s" % (name, body, method)
+            if "skipped" in m:
+                if not m["skipped"]:
+                    fail(where + ": skipped without saying why")
+                continue
+            ran += 1
+            check_timing(where, m["time"])
+            if m.get("verified") is not True:
+                fail("%s: not verified (%s)" % (where, m.get("check")))
+            for k in ["us_per_wave", "us_per_layer", "speedup_vs"]:
+                if k not in m:
+                    fail("%s lacks %r" % (where, k))
+    if ran == 0:
+        fail(name + ": no method ran")
+
+
+def check(path):
+    with open(path) as f:
+        data = json.load(f)  # raises on malformed JSON
+    if data.get("schema") != "strata-execute-bench/1":
+        fail("unknown schema %r" % data.get("schema"))
+    env = data.get("environment", {})
+    for k in ENV_KEYS:
+        if k not in env:
+            fail("environment lacks %r" % k)
+    methods = env["methods"]
+    dags = data.get("dags", [])
+    if not dags:
+        fail("no DAG workloads")
+    for d in dags:
+        check_dag(d, methods, ["empty", "small"])
+    tri = data.get("trisolve")
+    if tri is None:
+        fail("no triangular solve")
+    check_timing("trisolve serial", tri["serial"])
+    if not tri["kk"]:
+        fail("trisolve: no Kokkos Kernels algorithm")
+    for algo, k in tri["kk"].items():
+        if "skipped" in k:
+            continue
+        check_timing("trisolve " + algo, k["time"])
+        if k.get("verified") is not True:
+            fail("trisolve %s: relative error %r > 1e-12" % (algo, k.get("relative_error")))
+    if not tri["waves"]:
+        fail("trisolve: no wave decomposition")
+    for d in tri["waves"]:
+        check_dag(d, methods, ["trisolve"])
+    print("check_execute_bench_json: %s: %d DAGs + %d trisolve decompositions x %d methods on %s, "
+          "well formed, every run verified" % (path, len(dags), len(tri["waves"]), len(methods), env["backend"]))
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "--run":
+        exe, path, extra = argv[1], argv[2], argv[3:]
+        rc = subprocess.call([exe, "--quick", "--json", path] + extra)
+        if rc != 0:
+            fail("%s exited with %d" % (exe, rc))
+        check(path)
+    elif len(argv) == 1:
+        check(argv[0])
+    else:
+        print(__doc__)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
