@@ -66,14 +66,19 @@ def check(path):
         if k not in env:
             fail("environment lacks %r" % k)
     methods = env["methods"]
+    filtered = "--filter" in env["command"]  # a filtered run may hold only some workloads
     dags = data.get("dags", [])
-    if not dags:
+    if not dags and not filtered:
         fail("no DAG workloads")
     for d in dags:
         check_dag(d, methods, ["empty", "small"])
     tri = data.get("trisolve")
     if tri is None:
-        fail("no triangular solve")
+        if not filtered:
+            fail("no triangular solve")
+        print("check_execute_bench_json: %s: %d DAGs x %d methods on %s (filtered run, no trisolve), "
+              "well formed, every run verified" % (path, len(dags), len(methods), env["backend"]))
+        return
     check_timing("trisolve serial", tri["serial"])
     if not tri["kk"]:
         fail("trisolve: no Kokkos Kernels algorithm")

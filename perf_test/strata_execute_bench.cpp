@@ -123,6 +123,69 @@ Timing time_calls(int repetitions, F&& f, const std::function<void()>& before = 
 }
 
 // ---------------------------------------------------------------------------
+// Per-kernel times (--profile): Kokkos' begin/end parallel_for/reduce/scan
+// callbacks around one extra, untimed run (as strata_bench --profile). Host
+// kernels are synchronous; with Kokkos 4.x a loaded tool fences around
+// kernels, so device kernels are timed too.
+struct Phase {
+  std::string name;
+  double seconds = 0;
+  std::uint64_t calls = 0;
+};
+std::vector<Phase> g_phases;
+std::vector<std::pair<std::size_t, Clock::time_point>> g_open_kernels;  // index = kernel id
+
+void on_begin_kernel(const char* name, const std::uint32_t, std::uint64_t* id) {
+  std::size_t p = 0;
+  while (p < g_phases.size() && g_phases[p].name != name) ++p;
+  if (p == g_phases.size()) g_phases.push_back(Phase{name, 0, 0});
+  *id = g_open_kernels.size();
+  g_open_kernels.emplace_back(p, Clock::now());
+}
+void on_end_kernel(const std::uint64_t id) {
+  if (id >= g_open_kernels.size()) return;
+  Phase& p = g_phases[g_open_kernels[id].first];
+  p.seconds += std::chrono::duration<double>(Clock::now() - g_open_kernels[id].second).count();
+  ++p.calls;
+}
+
+void set_kernel_callbacks(bool on) {
+  namespace T = Kokkos::Tools::Experimental;
+  T::set_begin_parallel_for_callback(on ? on_begin_kernel : nullptr);
+  T::set_begin_parallel_reduce_callback(on ? on_begin_kernel : nullptr);
+  T::set_begin_parallel_scan_callback(on ? on_begin_kernel : nullptr);
+  T::set_end_parallel_for_callback(on ? on_end_kernel : nullptr);
+  T::set_end_parallel_reduce_callback(on ? on_end_kernel : nullptr);
+  T::set_end_parallel_scan_callback(on ? on_end_kernel : nullptr);
+}
+
+/// The kernels of one call of `f` by time (largest first), plus "(outside
+/// kernels)" for the rest of its wall time.
+template <class F>
+std::vector<Phase> phases_of(F&& f) {
+  g_phases.clear();
+  g_open_kernels.clear();
+  set_kernel_callbacks(true);
+  const auto start = Clock::now();
+  try {
+    f();
+  } catch (...) {
+    set_kernel_callbacks(false);
+    throw;
+  }
+  const double total = std::chrono::duration<double>(Clock::now() - start).count();
+  set_kernel_callbacks(false);
+  std::vector<Phase> phases = g_phases;
+  double in_kernels = 0;
+  for (const auto& p : phases) in_kernels += p.seconds;
+  phases.push_back(Phase{"(outside kernels: host code, copies, fences, launch overhead)",
+                         std::max(0.0, total - in_kernels), 1});
+  std::sort(phases.begin(), phases.end(),
+            [](const Phase& a, const Phase& b) { return a.seconds > b.seconds; });
+  return phases;
+}
+
+// ---------------------------------------------------------------------------
 // Wave bodies: thread-level, `void operator()(Ordinal wave) const`.
 struct EmptyWave {
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal) const {}
@@ -191,6 +254,7 @@ struct Options {
   std::uint64_t graph_max_nodes = 20000;
   int kk_chain_threshold = 0;  ///< 0: 1 on host backends, 64 on a device
   std::uint32_t worker_count = 0;  ///< executor: LaunchConfig::worker_count (0: its default)
+  bool profile = false;  ///< per-kernel times of one extra run of every method
   std::vector<std::string> methods;
   std::vector<std::string> filters;
   bool quick = false;
@@ -373,6 +437,7 @@ struct MethodResult {
   double setup_seconds = 0;
   Timing timing;
   double relative_error = -1;  ///< trisolve only
+  std::vector<Phase> phases;   ///< --profile only
 };
 
 struct BodyResult {
@@ -432,6 +497,10 @@ MethodResult run_method(const Options& opt, const Dag& dag, const std::string& m
   m.setup_seconds = r.setup_seconds;
   m.timing = time_calls(opt.repetitions, r.run, before);
   m.mode_used = *r.mode_used;
+  if (opt.profile) {
+    if (before) before();
+    m.phases = phases_of(r.run);
+  }
   return m;
 }
 
@@ -698,6 +767,13 @@ void write_methods(std::ostream& out, const DagResult& d, const BodyResult& b, c
         << ", \"us_per_layer\": " << json_number(1e6 * t / double(std::max<std::uint64_t>(d.groups, 1)));
     if (!m.mode_used.empty()) out << ", \"mode_used\": " << json_string(m.mode_used);
     if (m.relative_error >= 0) out << ", \"relative_error\": " << json_number(m.relative_error);
+    if (!m.phases.empty()) {
+      out << ", \"phases\": [";
+      for (std::size_t p = 0; p < m.phases.size(); ++p)
+        out << (p ? ", " : "") << "{\"name\": " << json_string(m.phases[p].name)
+            << ", \"seconds\": " << json_number(m.phases[p].seconds) << ", \"calls\": " << m.phases[p].calls << "}";
+      out << "]";
+    }
     out << ", \"speedup_vs\": {";
     bool first = true;
     for (const char* a : k_anchors) {
@@ -828,6 +904,13 @@ void print_dag(const DagResult& d, double best_kk = 0) {
       std::cout << "  " << (m.verified ? "ok" : "FAILED: " + m.check);
       if (!m.mode_used.empty()) std::cout << " (mode " << m.mode_used << ")";
       std::cout << "\n";
+      if (!m.phases.empty()) {
+        std::cout << "      profile (one run):";
+        for (std::size_t p = 0; p < m.phases.size() && p < 5; ++p)
+          std::cout << (p ? ";" : "") << " " << m.phases[p].name << " " << fmt(1e3 * m.phases[p].seconds, 3)
+                    << " ms x" << m.phases[p].calls;
+        std::cout << "\n";
+      }
     }
   }
   std::cout.flush();
@@ -854,7 +937,8 @@ void print_trisolve_head(const TrisolveResult& t) {
       << "usage: strata_execute_bench [--quick] [--filter NAME[,NAME...]] [--repetitions N] [--json FILE]\n"
          "         [--methods M,M,...] [--chain N] [--sweep3d N] [--layered WIDTHxDEPTH]\n"
          "         [--ilu3d N] [--rows-per-wave R[,R...]] [--small-flops F] [--team-size T]\n"
-         "         [--graph-max-nodes N] [--kk-chain-threshold T] [--worker-count W] [Kokkos options]\n"
+         "         [--graph-max-nodes N] [--kk-chain-threshold T] [--worker-count W] [--profile]\n"
+         "         [Kokkos options]\n"
          "Workloads (filter by name): chain, sweep3d, layered, trisolve. Methods: layered, persistent,\n"
          "dataflow, auto (strata::Executor), hostloop, hostloop-async, workgraph, kokkos-graph (default: all).\n"
          "Defaults are CI-sized (chain 10000, sweep3d 30, layered 1000x100, ilu3d 30); the issue-13\n"
@@ -924,6 +1008,7 @@ Options parse(int argc, char* argv[]) {
     else if (a == "--small-flops") opt.small_flops = static_cast<int>(parse_count(a, value()));
     else if (a == "--team-size") opt.team_size = static_cast<int>(parse_count(a, value()));
     else if (a == "--graph-max-nodes") opt.graph_max_nodes = parse_count(a, value());
+    else if (a == "--profile") opt.profile = true;
     else if (a == "--worker-count") opt.worker_count = static_cast<std::uint32_t>(parse_count(a, value()));
     else if (a == "--kk-chain-threshold") opt.kk_chain_threshold = static_cast<int>(parse_count(a, value()));
     else if (a == "--help" || a == "-h") usage(0);
