@@ -279,9 +279,10 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   Kokkos::deep_copy(space_, control_host_, control_);
   space_.fence();
   const auto& c = control_host_;
-  completed_ += c(run_completed);
+  const std::uint64_t completed_before = completed_;
+  completed_ = count_completed(space_, s);
   first_open_group_ = complete() ? groups : first_open_group(space_, s, plan_.level, groups);
-  report.waves_run = c(run_completed);
+  report.waves_run = completed_ - completed_before;
   report.requeues = c(run_requeues);
   report.layers = first_open_group_ - groups_before;
   report.league_size = league;

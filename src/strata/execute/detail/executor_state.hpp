@@ -31,7 +31,7 @@ enum Control : std::size_t {
   fault_wave,         ///< lowest wave that returned Faulted this run (none: no_wave)
   requeue_wave,       ///< lowest wave over the requeue bound this run (none: no_wave)
   deadline_ns,        ///< device_clock_ns() at which the run drains
-  run_completed,      ///< waves completed in this run
+  run_completed,      ///< non-zero once a wave completed in this run
   run_requeues,       ///< re-executions in this run
   outstanding,        ///< dataflow: waves not yet completed
   group_next,         ///< persistent: next index into the current group
@@ -95,7 +95,10 @@ struct WaveState {
     using launch::TaskState;
     if (outcome == word_of(TaskState::Completed)) {
       volatile_store(&state(w), outcome);
-      Kokkos::atomic_fetch_add(word(run_completed), std::uint64_t(1));
+      // A flag, not a count: one global atomic per wave serialises every
+      // team on one word (the count comes from the state words afterwards).
+      if (volatile_load(word(run_completed)) == 0)
+        volatile_store(word(run_completed), std::uint64_t(1));
       return outcome_done;
     }
     if (outcome == word_of(TaskState::Yielded) || outcome == word_of(TaskState::Requeued)) {
@@ -144,6 +147,21 @@ void start_run(const ExecSpace& space,
         control(resident_seen) = 0;
         control(barrier_stop) = 0;
       });
+}
+
+/// Waves whose state word is Completed.
+template <class ExecSpace, class Ordinal>
+std::uint64_t count_completed(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s) {
+  std::uint64_t done = 0;
+  const auto state = s.state;
+  Kokkos::parallel_reduce(
+      "strata::execute::count_completed",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, state.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& n) {
+        if (state(w) == word_of(launch::TaskState::Completed)) ++n;
+      },
+      done);
+  return done;
 }
 
 /// The first group holding a wave that is not Completed (`groups` if none):
