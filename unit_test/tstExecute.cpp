@@ -223,21 +223,23 @@ TEST(Execute, CorpusEveryWaveOnceAfterItsPredecessorsInEveryMode) {
     const Case c = make_case(test::corpus_graph(index));
     const auto expected = reference_values(c);
     for (const ExecuteMode mode : kModes)
-      // thread-level, team-level, thread-level yielding, team-level on teams of 2 threads
-      for (int form = 0; form < 4; ++form) {
-        if (form == 3 && launch::DeviceLimits::query(Space()).max_team_size < 2) continue;
+      // thread-level, team-level, thread-level yielding, team-level on teams of 2
+      // threads, thread-level on teams of 2 threads (one wave per thread: lanes),
+      // and yielding there
+      for (int form = 0; form < 6; ++form) {
+        if (form >= 3 && launch::DeviceLimits::query(Space()).max_team_size < 2) continue;
         SCOPED_TRACE("corpus " + std::to_string(index) + " mode " + execute_mode_name(mode) +
                      " form " + std::to_string(form));
         Tickets t(c.waves);
         TicketWave wave(t, c);
-        if (form == 2) wave.yield_mod = 3;
+        if (form == 2 || form == 5) wave.yield_mod = 3;
         Exec exec(Space(), c.plan, c.graph);
         RunOptions options;
         options.mode = mode;
-        if (form == 3) options.team_size = 2;
+        if (form >= 3) options.team_size = 2;
         const RunReport r = form == 1 || form == 3 ? exec.run(TeamTicketWave{wave}, options)
                                                    : exec.run(wave, options);
-        if (form == 3) EXPECT_EQ(r.team_size, 2);
+        if (form >= 3) EXPECT_EQ(r.team_size, 2);
         EXPECT_NE(r.mode, ExecuteMode::Automatic);
         if (mode != ExecuteMode::Automatic) EXPECT_EQ(r.mode, mode);
         EXPECT_FALSE(r.reason.empty());

@@ -2,8 +2,9 @@
 // Layered mode: one team launch per group, all queued on the execution space
 // instance with no host fence between them (the instance orders them, and a
 // kernel boundary makes a group's writes visible to the next group). Team r
-// runs waves r, r + league, ... of its group; a yielded or requeued wave
-// executes again on its team (run_in_place). Once the run stops (drain or
+// runs waves r, r + league, ... of its group (thread-level waves: one per
+// thread of the league); a yielded or requeued wave executes again on its
+// team or thread (run_in_place, run_lane). Once the run stops (drain or
 // error) every later kernel returns at its first check, so no wave of a
 // later group starts after a fault.
 //
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -32,6 +34,12 @@ struct LayeredKernel {
   std::uint64_t begin = 0, width = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    run(team, std::integral_constant<bool, is_team_wave_functor<Functor, member_type,
+                                                                Ordinal>::value>());
+  }
+
+  /// Team-level waves: team r runs waves r, r + league, ...
+  KOKKOS_INLINE_FUNCTION void run(const member_type& team, std::true_type) const {
     const std::uint64_t stride = static_cast<std::uint64_t>(team.league_size());
     for (std::uint64_t i = static_cast<std::uint64_t>(team.league_rank()); i < width;
          i += stride) {
@@ -41,6 +49,16 @@ struct LayeredKernel {
       if (code == start_skip) continue;
       run_in_place(s, f, team, w);
     }
+  }
+
+  /// Thread-level waves: one per thread of the league (run_lane).
+  KOKKOS_INLINE_FUNCTION void run(const member_type& team, std::false_type) const {
+    const std::uint64_t lanes = static_cast<std::uint64_t>(team.team_size());
+    const std::uint64_t stride = static_cast<std::uint64_t>(team.league_size()) * lanes;
+    for (std::uint64_t i = static_cast<std::uint64_t>(team.league_rank()) * lanes +
+                           static_cast<std::uint64_t>(team.team_rank());
+         i < width; i += stride)
+      run_lane(s, f, waves(begin + i));
   }
 };
 
@@ -70,7 +88,11 @@ LaunchShape run_layered(const ExecSpace& space, const WaveState<ExecSpace, Ordin
     kernel.begin = host_offsets[g];
     kernel.width = host_offsets[g + 1] - host_offsets[g];
     if (kernel.width == 0) continue;
-    const std::uint64_t league = kernel.width < cap ? kernel.width : cap;
+    // Thread-level waves run one per thread: a team covers team_size of them.
+    const std::uint64_t teams =
+        team_level ? kernel.width
+                   : (kernel.width + std::uint64_t(shape.team_size) - 1) / std::uint64_t(shape.team_size);
+    const std::uint64_t league = teams < cap ? teams : cap;
     if (league > shape.league) shape.league = static_cast<std::uint32_t>(league);
     Kokkos::parallel_for(name,
                          Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(league),

@@ -1,7 +1,9 @@
 #pragma once
 // Persistent mode: one launch of a co-resident league (residency.hpp) runs
 // every remaining group. Inside a group, teams take waves from an atomic
-// cursor (control word group_next) over plan.waves; a wave completed by an
+// cursor (control word group_next) over plan.waves — one at a time for
+// team-level waves, one per thread (team_size per claim) for thread-level
+// ones; a wave completed by an
 // earlier, drained run is skipped. Between groups every team meets at the
 // device-wide barrier (strata/core/device_barrier.hpp), whose last arrival
 // resets the cursor and records whether the run stops; every team reads that
@@ -13,6 +15,7 @@
 // as NotCoResident (the abort word), never as a hang at the first barrier.
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -103,19 +106,45 @@ struct PersistentKernel {
     return code;
   }
 
+  /// Team-level waves: the team takes one wave at a time from the cursor,
+  /// which only grows: at most width + 1 passes per team.
+  KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
+                                        std::uint64_t width, std::true_type) const {
+    for (;;) {
+      const std::uint64_t code = grab(team, begin, width);
+      if (code == code_end || code == code_stop) break;
+      if (code == code_skip) continue;
+      run_in_place(s, f, team, static_cast<Ordinal>(code));
+    }
+  }
+
+  /// Thread-level waves: the team claims one wave per thread with one atomic
+  /// (run_lane), at most width / team_size + 1 passes per team.
+  KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
+                                        std::uint64_t width, std::false_type) const {
+    const std::uint64_t lanes = static_cast<std::uint64_t>(team.team_size());
+    for (;;) {
+      std::uint64_t first = code_stop;
+      Kokkos::single(
+          Kokkos::PerTeam(team),
+          [&](std::uint64_t& c) {
+            c = s.may_start() ? Kokkos::atomic_fetch_add(s.word(group_next), lanes) : code_stop;
+          },
+          first);
+      if (first == code_stop || first >= width) break;
+      const std::uint64_t i = first + static_cast<std::uint64_t>(team.team_rank());
+      if (i < width) run_lane(s, f, waves(begin + i));
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     if (!rendezvous(team)) return;
     for (std::uint64_t g = first_group; g < groups; ++g) {
       const std::uint64_t begin = group_offsets(g);
       const std::uint64_t width = std::uint64_t(group_offsets(g + 1)) - begin;
-      // Each pass takes one index from the cursor, which only grows: at most
-      // width + 1 passes per team.
-      for (;;) {
-        const std::uint64_t code = grab(team, begin, width);
-        if (code == code_end || code == code_stop) break;
-        if (code == code_skip) continue;
-        run_in_place(s, f, team, static_cast<Ordinal>(code));
-      }
+      run_group(team, begin, width,
+                std::integral_constant<bool, is_team_wave_functor<Functor, member_type,
+                                                                  Ordinal>::value>());
       std::uint64_t* const next = s.word(group_next);
       std::uint64_t* const stop = s.word(stop_word);
       std::uint64_t* const decided = s.word(barrier_stop);

@@ -33,6 +33,24 @@ KOKKOS_INLINE_FUNCTION void run_in_place(const WaveState<ExecSpace, Ordinal>& s,
   }
 }
 
+/// Thread-level waves, one per thread of the team ("lanes"): the calling
+/// thread alone starts w (unless an earlier run completed it, or the run
+/// stops) and runs it until it completes, exceeds the requeue bound, faults,
+/// or the run stops. No team collective: the other threads hold other waves.
+/// On a GPU this keeps every thread of a warp busy with thread-level waves.
+template <class ExecSpace, class Ordinal, class Functor>
+KOKKOS_INLINE_FUNCTION void run_lane(const WaveState<ExecSpace, Ordinal>& s, const Functor& f,
+                                     Ordinal w) {
+  if (s.completed(w) || !s.may_start()) return;
+  s.mark_running(w);
+  for (;;) {  // bounded: record() stops it after max_requeues_per_wave + 1 executions
+    Kokkos::memory_fence();  // the predecessors' writes, seen before the wave reads them
+    const std::uint32_t outcome = static_cast<std::uint32_t>(f(w));
+    Kokkos::memory_fence();  // this execution's writes, before its outcome is published
+    if (s.record(w, outcome) != outcome_again || !s.may_start()) return;
+  }
+}
+
 /// Leader's decision before a wave of a group starts, broadcast to the team.
 enum StartCode : int { start_go = 0, start_skip = 1, start_stop = 2 };
 
