@@ -111,10 +111,19 @@ class KokkosSession {
     } catch (const std::exception& e) {
       restore(messages, capture);
       const std::string what = strata::detail::one_line_message(e.what());
-      if (what.find("allocate") != std::string::npos)  // Kokkos out of memory (ulimit -v)
+      // Out of memory while Kokkos starts: a host allocation (ulimit -v), or a
+      // device runtime that cannot map its address space (CUDA's
+      // cudaGetDeviceCount answers cudaErrorMemoryAllocation under ulimit -v).
+      const bool out_of_memory = what.find("allocate") != std::string::npos ||
+                                 what.find("out of memory") != std::string::npos ||
+                                 what.find("MemoryAllocation") != std::string::npos ||
+                                 what.find("OutOfMemory") != std::string::npos;
+      if (out_of_memory)
         throw strata::tools::CliError{
             "StorageReserveFailed: Kokkos::initialize could not allocate its memory: " + what +
-                ". Fix: run where more memory is available (check ulimit -v).",
+                ". Fix: run where more memory is available (check ulimit -v; a GPU runtime "
+                "reserves address space for the whole device, so a GPU build needs ulimit -v "
+                "unlimited).",
             strata::tools::exit_invalid_graph};
       throw strata::PlanError::invalid_argument(
           "Kokkos::initialize refused the Kokkos options or environment: " +

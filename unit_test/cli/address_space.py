@@ -1,0 +1,48 @@
+"""What an address-space limit (ulimit -v, RLIMIT_AS) means for a strata
+executable, shared by the CLI tests that climb such limits.
+
+- Below the span of the executable's loadable segments the kernel cannot map
+  it: exec fails after its point of no return and the process dies with
+  SIGSEGV before any of its code runs (the CUDA tool maps ~8.5 MB of code and
+  device images). That is not strata's crash, and a test skips such limits as
+  it skips the loader's "error while loading shared libraries".
+- A GPU runtime (CUDA, HIP) reserves address space for the whole device when
+  Kokkos starts, so a device build answers every finite limit a test can set
+  with StorageReserveFailed from Kokkos::initialize, and may never succeed."""
+
+import struct
+import subprocess
+
+
+def mapped_span(path):
+    """Bytes from the lowest to the highest address of the ELF's PT_LOAD segments."""
+    with open(path, "rb") as f:
+        head = f.read(64)
+        if head[:4] != b"\x7fELF" or head[4] != 2:  # not a 64-bit ELF: nothing known
+            return 0
+        order = "<" if head[5] == 1 else ">"
+        phoff, = struct.unpack_from(order + "Q", head, 32)
+        phentsize, phnum = struct.unpack_from(order + "HH", head, 54)
+        low, high = None, 0
+        for i in range(phnum):
+            f.seek(phoff + i * phentsize)
+            p_type, _, _, vaddr, _, _, memsz = struct.unpack(order + "IIQQQQQ", f.read(48))
+            if p_type == 1:  # PT_LOAD
+                low = vaddr if low is None else min(low, vaddr)
+                high = max(high, vaddr + memsz)
+        return 0 if low is None else high - low
+
+
+def execution_space(strata):
+    """The default execution space named by `strata --version`, e.g. 'OpenMP' or 'Cuda'."""
+    out = subprocess.run([strata, "--version"], capture_output=True, text=True, timeout=120).stdout
+    return out.rsplit(", ", 1)[-1].rstrip(")\n") if ", " in out else ""
+
+
+def is_device_build(strata):
+    return execution_space(strata) in ("Cuda", "HIP", "SYCL", "OpenMPTarget")
+
+
+def killed_by_exec(returncode, limit, strata):
+    """True when a SIGSEGV at this limit is the kernel failing to map the executable."""
+    return returncode == -11 and limit < mapped_span(strata) + (2 << 20)  # + ld.so, stack, vdso
