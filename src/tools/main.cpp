@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <Kokkos_Core.hpp>
@@ -112,13 +113,17 @@ class KokkosSession {
       restore(messages, capture);
       const std::string what = strata::detail::one_line_message(e.what());
       // Out of memory while Kokkos starts: a host allocation (ulimit -v), or a
-      // device runtime that cannot map its address space (CUDA's
-      // cudaGetDeviceCount answers cudaErrorMemoryAllocation under ulimit -v).
+      // device runtime that cannot map its address space. Under ulimit -v,
+      // CUDA's cudaGetDeviceCount answers cudaErrorMemoryAllocation or, at
+      // some limits, cudaErrorOperatingSystem: with an address-space limit
+      // set, any device runtime error at start-up is taken as that limit.
       const bool out_of_memory = what.find("allocate") != std::string::npos ||
                                  what.find("out of memory") != std::string::npos ||
                                  what.find("MemoryAllocation") != std::string::npos ||
                                  what.find("OutOfMemory") != std::string::npos;
-      if (out_of_memory)
+      const bool device_runtime_error =
+          what.find("cuda") != std::string::npos || what.find("hip") != std::string::npos;
+      if (out_of_memory || (device_runtime_error && address_space_is_limited()))
         throw strata::tools::CliError{
             "StorageReserveFailed: Kokkos::initialize could not allocate its memory: " + what +
                 ". Fix: run where more memory is available (check ulimit -v; a GPU runtime "
@@ -137,6 +142,11 @@ class KokkosSession {
   KokkosSession& operator=(const KokkosSession&) = delete;
 
  private:
+  static bool address_space_is_limited() {
+    rlimit limit{};
+    return ::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+  }
+
   static inline volatile int abort_copy_from = -1;
   static inline volatile int abort_copy_to = -1;
   static void copy_captured_on_abort(int signal) {  // async-signal-safe calls only
