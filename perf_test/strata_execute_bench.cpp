@@ -607,7 +607,11 @@ KkResult run_kk(const Options& opt, const std::string& algorithm_name,
 #endif
         ExecSpace().fence();
       },
-      [x] { Kokkos::deep_copy(x, std::nan("")); });
+      // x = 0 before each solve, not NaN as for Strata's methods: Kokkos
+      // Kernels 4.6's SEQLVLSCHD_RP starts a row's sum from x's previous
+      // value (solve_impl's serial path; the team paths reduce from zero),
+      // so it returns NaN from a NaN-filled x on every backend it runs on.
+      [x] { Kokkos::deep_copy(x, 0.0); });
   const auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
   r.relative_error = strata_example::relative_error(hx, ref);
   kh.destroy_sptrsv_handle();
