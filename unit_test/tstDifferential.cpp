@@ -50,7 +50,12 @@ class DifferentialModes : public ::testing::TestWithParam<ModeCase> {
 };
 
 TEST_P(DifferentialModes, PlannerMatchesHostKahnOnGeneratedGraphs) {
-  constexpr std::uint64_t graphs = 2400;
+  // On a device every plan of a small graph is dozens of launches and host
+  // round trips (the ten modes over 2400 graphs took 305 s on the H200), so a
+  // device runs a third of the corpus: still 100 graphs of each of its 8 kinds.
+  constexpr bool host_backend =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, TEST_EXECSPACE::memory_space>::accessible;
+  constexpr std::uint64_t graphs = host_backend ? 2400 : 800;
   PlannerScratch<TEST_EXECSPACE> scratch;
   const PlanOptions options = this->options();
   std::uint64_t planned = 0, errors = 0;
@@ -82,8 +87,8 @@ TEST_P(DifferentialModes, PlannerMatchesHostKahnOnGeneratedGraphs) {
       ++errors;
     }
   }
-  EXPECT_GE(planned, 2000u);
-  EXPECT_GE(errors, 200u);
+  EXPECT_GE(planned, graphs * 5 / 6);
+  EXPECT_GE(errors, graphs / 12);
   std::cout << "[ corpus   ] mode " << GetParam().name << ": " << planned
             << " graphs planned, " << errors << " rejected, all equal to the host reference\n";
 }
