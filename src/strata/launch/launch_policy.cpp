@@ -18,6 +18,18 @@ const char* launch_mode_name(LaunchMode mode) noexcept {
   return "unknown";
 }
 
+const char* plan_step_name(PlanStep step) noexcept {
+  switch (step) {
+    case PlanStep::TopDown: return "top-down";
+    case PlanStep::Paced: return "paced";
+    case PlanStep::BottomUp: return "bottom-up";
+    case PlanStep::Persistent: return "persistent";
+    case PlanStep::Fused: return "fused";
+    case PlanStep::Chains: return "chains";
+  }
+  return "unknown";
+}
+
 const char* execution_strategy_name(ExecutionStrategy strategy) noexcept {
   switch (strategy) {
     case ExecutionStrategy::Layered: return "layered";
@@ -98,6 +110,89 @@ ExecutionRecommendation LaunchPolicy::recommend_execution(const ExecutionShape& 
                std::to_string(s.groups - 1) + " device-wide barriers instead of " +
                std::to_string(s.groups) + " launches";
   return rec;
+}
+
+bool LaunchPolicy::count_chains(const PlanStepRequest& r) const {
+  return r.chains == ChainContraction::Always ||
+         (r.chains == ChainContraction::Automatic && r.device_backend &&
+          (r.mode == PlanMode::Automatic || r.mode == PlanMode::Fused));
+}
+
+bool LaunchPolicy::measure_wave_degree(const PlanStepRequest& r) const {
+  return r.device_backend && r.mode == PlanMode::Automatic;
+}
+
+PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string* reason) const {
+  PlanStepDecision d;
+  // P1. chains
+  if (r.layer == 0 && r.chained_waves != 0 &&
+      (r.chains == ChainContraction::Always || 2 * r.chained_waves >= r.waves)) {
+    d.step = PlanStep::Chains;
+    if (reason)
+      *reason = std::to_string(r.chained_waves) + " of " + std::to_string(r.waves) +
+                " waves sit in chains: ranked by pointer jumping, the " +
+                std::to_string(r.waves - r.chained_waves) + " heads walked fused";
+    return d;
+  }
+  // P2. the mode
+  const bool heavy = r.max_wave_degree > heavy_wave_degree;
+  switch (r.mode) {
+    case PlanMode::Sparse:
+    case PlanMode::Persistent: d.step = PlanStep::TopDown; break;
+    case PlanMode::Dense: d.step = PlanStep::BottomUp; break;
+    case PlanMode::Fused: d.step = PlanStep::Fused; break;
+    case PlanMode::Hybrid: {
+      const std::uint64_t density = r.waves == 0 ? 0 : r.frontier * 10000 / r.waves;
+      d.step = density >= hybrid_min_density_bps ? PlanStep::BottomUp : PlanStep::TopDown;
+      break;
+    }
+    case PlanMode::Automatic: {
+      LaunchRecommendation rec;
+      decide(r.layer_request, rec, reason);
+      // MemoryConstrained cannot come back here (plan_barriers checked the budget first).
+      switch (rec.mode) {
+        case LaunchMode::Dense:
+        case LaunchMode::Hybrid: d.step = PlanStep::BottomUp; break;
+        case LaunchMode::Fused: d.step = PlanStep::Fused; break;
+        default: d.step = PlanStep::TopDown; break;
+      }
+      if (heavy) {
+        d.step = PlanStep::TopDown;
+        if (reason)
+          *reason += "; a wave has more than " + std::to_string(heavy_wave_degree) +
+                     " edges: every layer top-down";
+      }
+      break;
+    }
+  }
+  // P3. the bottom-up bound
+  if (d.step == PlanStep::BottomUp &&
+      r.bottom_up_scanned + r.waves > dense_scan_budget * (r.waves + r.dependencies)) {
+    d.step = PlanStep::TopDown;
+    d.bottom_up_budget_spent = true;
+  }
+  // P4. fused
+  if (d.step != PlanStep::TopDown) return d;
+  // P5. persistent
+  const bool narrow_on_device =
+      r.layers_per_sync == 0 && r.device_backend && r.frontier < r.concurrency;
+  if (!r.persistent_refused && (r.mode == PlanMode::Persistent ||
+                                (r.mode == PlanMode::Automatic && narrow_on_device && !heavy))) {
+    d.step = PlanStep::Persistent;
+    return d;
+  }
+  // P6. paced
+  if (r.layers_per_sync > 1 || narrow_on_device) {
+    d.step = PlanStep::Paced;
+    if (r.layers_per_sync != 0) {
+      d.batch = r.layers_per_sync;
+    } else {
+      d.batch = 1;
+      for (std::uint64_t b = 0; b < r.paced_batches && d.batch < max_paced_layers; ++b) d.batch *= 2;
+      if (d.batch > max_paced_layers) d.batch = max_paced_layers;
+    }
+  }
+  return d;
 }
 
 LaunchRecommendation LaunchPolicy::recommend(const LaunchRequest& r) const {
