@@ -188,7 +188,8 @@ PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string
       d.batch = r.layers_per_sync;
     } else {
       d.batch = 1;
-      for (std::uint64_t b = 0; b < r.paced_batches && d.batch < max_paced_layers; ++b) d.batch *= 2;
+      for (std::uint64_t b = 0; b < r.paced_batches && d.batch < max_paced_layers; ++b)
+        d.batch *= 2;
       if (d.batch > max_paced_layers) d.batch = max_paced_layers;
     }
   }

@@ -17,10 +17,10 @@ namespace strata::launch {
 /// Most layers one device-paced step may run (its device counters are sized for it).
 inline constexpr std::size_t max_paced_layers = 64;
 
-/// The planner's steps. Terminal steps (Persistent, Fused, Chains) finish the
+/// The planner's steps (headers in plan/detail/). Terminal steps (Persistent, Fused, Chains) finish the
 /// walk; the others compute one layer (Paced: up to `batch` layers).
 enum class PlanStep {
-  TopDown,     ///< one layer: release the frontier's targets, compact them (plan/detail/sparse_step.hpp)
+  TopDown,     ///< one layer: release the frontier's targets, compact them (sparse_step.hpp)
   Paced,       ///< up to `batch` top-down layers with no host round trip (sparse_paced.hpp)
   BottomUp,    ///< one layer: every unscheduled wave checks its in-edges (dense_step.hpp)
   Persistent,  ///< every remaining layer top-down in one co-resident launch (persistent_layers.hpp)

@@ -93,7 +93,8 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
       spare = prefix(scratch.order, waves);
     }
   }
-  if (walk.groups_on_device) detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
+  if (walk.groups_on_device)
+    detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
   detail::stable_level_sort(space, groups, plan.level, plan.waves, spare, scratch);
   space.fence();
   return plan;

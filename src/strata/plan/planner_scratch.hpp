@@ -109,8 +109,10 @@ class PlannerScratch {
 
   // The buffers (public so the planner phases and tests can reach them; they
   // hold no invariant beyond their capacity).
-  DependencyGraphStorage<ExecSpace, Ordinal, Offset> graph;  ///< CSR + fill cursor (then release counts or chain distances)
-  Kokkos::View<Offset*, memory_space> remaining;             ///< in-degree left (then the layout's radix spare)
+  /// CSR + fill cursor (then release counts or chain distances)
+  DependencyGraphStorage<ExecSpace, Ordinal, Offset> graph;
+  /// remaining in-degrees (then the layout's radix spare)
+  Kokkos::View<Offset*, memory_space> remaining;
   /// spare wave-sized ordinals: chain links, or the layout's radix spare when
   /// Offset is not the ordinal type (reserved only then)
   Kokkos::View<Ordinal*, memory_space> order;

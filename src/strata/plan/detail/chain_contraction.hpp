@@ -47,7 +47,8 @@ inline constexpr Ordinal chained_level = std::numeric_limits<Ordinal>::max() - 1
 /// The waves link_chains would chain (a reduction; nothing is written).
 /// `remaining` holds in-degrees.
 template <class ExecSpace, class Ordinal, class Offset>
-std::uint64_t count_chained(const ExecSpace& space, const PlanState<ExecSpace, Ordinal, Offset>& s) {
+std::uint64_t count_chained(const ExecSpace& space,
+                            const PlanState<ExecSpace, Ordinal, Offset>& s) {
   const auto row_map = s.graph.row_map;
   const auto entries = s.graph.entries;
   const auto remaining = s.remaining;

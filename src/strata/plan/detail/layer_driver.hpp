@@ -43,7 +43,8 @@ namespace strata::detail {
 
 /// The largest in- or out-degree of any wave (`remaining` holds in-degrees).
 template <class ExecSpace, class Ordinal, class Offset>
-std::uint64_t max_wave_degree(const ExecSpace& space, const PlanState<ExecSpace, Ordinal, Offset>& s) {
+std::uint64_t max_wave_degree(const ExecSpace& space,
+                              const PlanState<ExecSpace, Ordinal, Offset>& s) {
   const auto row_map = s.graph.row_map;
   const auto remaining = s.remaining;
   scan_value_t<Offset> widest = 0;

@@ -85,7 +85,7 @@ struct PlanState {
   Ordinal layer = 0;           ///< its level
 
   // --- what earlier steps left for later ones ---
-  bool owes_edges = false;        ///< bottom-up layers' out-edges are not yet taken from `remaining`
+  bool owes_edges = false;        ///< bottom-up layers' out-edges not yet taken from `remaining`
   std::uint64_t owed_from = 0;    ///< order index of the first such layer
   std::uint64_t bottom_up_scanned = 0;  ///< waves visited by bottom-up steps
   bool persistent_refused = false;      ///< the device could not hold a persistent league

@@ -1,10 +1,11 @@
 #pragma once
 // PacedStep: up to `batch` top-down layers launched back to back with no host
-// round trip between them (the batch size is the launch policy's, rule P6). On a GPU the per-layer cost of
-// the two-phase sparse step (release, scan, read the next frontier's size on
-// the host) is ~35 us of launch and fence latency (docs/gpu-cuda.md), which
-// dominates deep graphs whose layers cannot fill the device. Here a layer's
-// bounds live on the device and its two kernels are queued without a fence:
+// round trip between them (the batch size is the launch policy's, rule P6).
+// On a GPU the per-layer cost of the two-phase sparse step (release, scan,
+// read the next frontier's size on the host) is ~35 us of launch and fence
+// latency (docs/gpu-cuda.md), which dominates deep graphs whose layers cannot
+// fill the device. Here a layer's bounds live on the device and its two
+// kernels are queued without a fence:
 //
 //   starts(j), counts(j)   layer j of the batch is order[starts(j), starts(j) + counts(j))
 //   release j              teams grid-stride over layer j; the release rule
@@ -163,8 +164,9 @@ struct PacedStep {
         });
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
     using Rule = decltype(s.release_rule());
-    using Layer = PacedLayer<ExecSpace, Ordinal, Offset, Rule, typename PlanState<ExecSpace, Ordinal, Offset>::OrdinalView,
-                             std::decay_t<decltype(starts)>>;
+    using OrderView = typename PlanState<ExecSpace, Ordinal, Offset>::OrdinalView;
+    using Layer =
+        PacedLayer<ExecSpace, Ordinal, Offset, Rule, OrderView, std::decay_t<decltype(starts)>>;
     const std::size_t grid = paced_grid(space, s.widest);
     const int team = static_cast<int>(paced_team_size<ExecSpace>());
     const int league = static_cast<int>((grid + team - 1) / team);
@@ -176,10 +178,9 @@ struct PacedStep {
       Kokkos::parallel_for("strata::plan::paced_append", Policy(space, league, team), pass);
     }
     std::vector<std::uint64_t> sizes(batch + 1);
-    Kokkos::deep_copy(space,
-                      Kokkos::View<std::uint64_t*, Kokkos::HostSpace,
-                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>(sizes.data(), batch + 1),
-                      counts);
+    using HostSizes = Kokkos::View<std::uint64_t*, Kokkos::HostSpace,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    Kokkos::deep_copy(space, HostSizes(sizes.data(), batch + 1), counts);
     space.fence();
     ++s.stats.paced_batches;
     // sizes[0] is the frontier the batch started from; sizes[j + 1] the layer after layer j.
