@@ -236,6 +236,14 @@ TEST(LaunchPolicy, PlannerStepsFollowRulesP1ToP6) {
   EXPECT_EQ(step(request(PlanMode::Automatic, 90000, false)), PlanStep::BottomUp);
   EXPECT_EQ(step(request(PlanMode::Automatic, 10, false)), PlanStep::Fused);
   EXPECT_EQ(step(request(PlanMode::Automatic, 5000, false)), PlanStep::TopDown);
+  // ... but not with under dense_min_unscheduled_bps of the waves left to place,
+  auto last = request(PlanMode::Automatic, 90000, false);
+  last.scheduled = last.waves - last.frontier - 99;
+  EXPECT_EQ(step(last), PlanStep::TopDown);
+  last.scheduled -= 1;  // 100 of 100000 waves left: 0.1 % < 1 %
+  EXPECT_EQ(step(last), PlanStep::TopDown);
+  last.scheduled = 0;   // 10000 left: 10 %
+  EXPECT_EQ(step(last), PlanStep::BottomUp);
   // ... and a heavy wave keeps it top-down.
   auto heavy = request(PlanMode::Automatic, 90000, true);
   heavy.max_wave_degree = policy.heavy_wave_degree + 1;

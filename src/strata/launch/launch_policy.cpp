@@ -55,6 +55,13 @@ LaunchPolicy LaunchPolicy::standard() {
   // in one dense step, a 1M fan-out's reverse CSR 0.26 s, power-law hubs
   // 0.2 s in the fused walk; top-down steps spread a hub over a team.
   p.heavy_wave_degree = 4096;
+  // A bottom-up step builds the reverse CSR (a second CSR: time, and memory
+  // the size of the graph's) and scans every wave to place at most the waves
+  // left behind the frontier; with under 1 % of them left a top-down step
+  // over the frontier touches no more edges. Measured (strata_bench, OpenMP,
+  // 2 threads): fanout-1M, tree-out-2M and fanin-1M went bottom-up for a last
+  // layer with 0, 0 and 1 waves to place, at 4.5x the CSR's bytes.
+  p.dense_min_unscheduled_bps = 100;
   // A forced --mode dense on a 100k chain scanned 10^10 waves (39.8 s on one
   // thread); 64 graph-sized scans leave room for every wide-layer graph measured.
   p.dense_scan_budget = 64;
@@ -155,6 +162,14 @@ PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string
         case LaunchMode::Hybrid: d.step = PlanStep::BottomUp; break;
         case LaunchMode::Fused: d.step = PlanStep::Fused; break;
         default: d.step = PlanStep::TopDown; break;
+      }
+      const std::uint64_t left = r.waves - r.scheduled - r.frontier;
+      if (d.step == PlanStep::BottomUp &&
+          left * 10000 < std::uint64_t(dense_min_unscheduled_bps) * r.waves) {
+        d.step = PlanStep::TopDown;
+        if (reason)
+          *reason += "; only " + std::to_string(left) + " of " + std::to_string(r.waves) +
+                     " waves left to place: top-down";
       }
       if (heavy) {
         d.step = PlanStep::TopDown;

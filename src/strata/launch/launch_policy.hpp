@@ -91,8 +91,11 @@ class LaunchPolicy {
   ///  P2. the mode: a forced mode names its step (Hybrid: bottom-up while the
   ///      frontier holds `hybrid_min_density_bps` of the waves); Automatic asks
   ///      choose(layer_request) — Dense and Hybrid run bottom-up, Fused fused,
-  ///      the rest top-down — and stays top-down where a wave has more than
-  ///      `heavy_wave_degree` edges (measure_wave_degree);
+  ///      the rest top-down — but top-down where fewer than
+  ///      `dense_min_unscheduled_bps` of the waves are left behind the
+  ///      frontier (a bottom-up step could only place those, after building
+  ///      a reverse CSR the size of the graph's), and where a wave has more
+  ///      than `heavy_wave_degree` edges (measure_wave_degree);
   ///  P3. the bottom-up bound: a bottom-up step past `dense_scan_budget`
   ///      graph-sized scans runs top-down;
   ///  P4. fused: Fused;
@@ -127,6 +130,9 @@ class LaunchPolicy {
   /// this keeps every layer top-down (the dense and fused steps, and the
   /// reverse CSR build, walk one wave's edges on one thread).
   std::uint64_t heavy_wave_degree = 0;
+  /// The planner in Automatic mode (rule P2): a bottom-up step needs at least
+  /// this share of all waves still unscheduled behind the frontier.
+  std::uint16_t dense_min_unscheduled_bps = 0;
   /// The planner, in every mode (forced Dense too): a bottom-up step scans
   /// every wave, so a deep graph would cost waves x depth. Once the bottom-up
   /// steps have scanned this many times (waves + dependencies), the remaining

@@ -46,6 +46,7 @@ struct PlanStepRequest {
   std::uint64_t chained_waves = 0;    ///< waves a chain contraction would level (when counted)
   // The walk so far.
   std::uint64_t layer = 0;            ///< level of the current frontier
+  std::uint64_t scheduled = 0;        ///< waves in the layers before it
   std::uint64_t frontier = 0;         ///< waves in it (> 0)
   std::uint64_t bottom_up_scanned = 0;  ///< waves visited by bottom-up steps so far
   std::uint64_t paced_batches = 0;    ///< device-paced batches run so far

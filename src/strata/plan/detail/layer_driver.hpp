@@ -112,6 +112,7 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
     scratch.layer_begin.push_back(0);
     while (!s.finished && s.frontier != 0) {
       r.layer = s.layer;
+      r.scheduled = s.begin;
       r.frontier = s.frontier;
       r.bottom_up_scanned = s.bottom_up_scanned;
       r.paced_batches = s.stats.paced_batches;
