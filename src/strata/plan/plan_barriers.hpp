@@ -57,7 +57,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
       waves, graph.dependency_count(), sizeof(Ordinal), sizeof(Offset), reverse);
   if (options.device_memory_budget_bytes != 0 && need.total() > options.device_memory_budget_bytes)
     throw PlanError::memory_constrained(need.total(), options.device_memory_budget_bytes);
-  scratch.reserve(space, waves, 0);
+  scratch.reserve_walk(space, waves);  // the graph has its storage (the scratch's or the caller's)
 
   const ProfilingRegion region("strata::plan_barriers");
   using Plan = BarrierPlan<ExecSpace, Ordinal>;

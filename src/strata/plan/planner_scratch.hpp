@@ -73,6 +73,20 @@ class PlannerScratch {
                      "level sort counters");
   }
 
+  /// Grows what the walk over a graph of `wave_count` waves needs beside the
+  /// graph itself (plan_barriers from a caller's DependencyGraph: no CSR
+  /// storage of its own): the wave-sized offsets (fill cursor / release
+  /// counts), the remaining in-degrees and the counters.
+  void reserve_walk(const ExecSpace& space, std::uint64_t wave_count) {
+    check_graph_shape<Ordinal, Offset>(wave_count, 0);
+    reserve_capacity(graph.cursor, wave_count, "outgoing target cursor");
+    reserve_capacity(remaining, wave_count, "remaining in-degree");
+    reserve_capacity(step_counters, detail::step_counter_count, "step counters");
+    reserve_capacity(sort_counts,
+                     detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
+                     "level sort counters");
+  }
+
   /// Grows the in-edge CSR and cursors of the dense and hybrid modes (only
   /// reserved once a bottom-up step runs).
   void reserve_reverse(std::uint64_t wave_count, std::uint64_t dependency_count) {

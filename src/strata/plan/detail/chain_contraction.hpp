@@ -1,6 +1,6 @@
 #pragma once
-// ChainStep (chain contraction): the levels of a deep, chain-like graph without one step
-// per layer. A wave t is *chained* when its in-degree is 1 and its only
+// ChainStep (chain contraction): the levels of a deep, chain-like graph
+// without one step per layer. A wave t is *chained* when its in-degree is 1 and its only
 // predecessor p has out-degree 1: then level(t) = level(p) + 1 exactly. Every
 // other wave is a *head*; the chained waves hang below heads in paths
 // ("chains"). So:
@@ -157,8 +157,8 @@ void rank_chains(const ExecSpace& space, std::size_t waves, const LinkView& link
 }
 
 /// Finalise: chained waves get the chained_level marker, heads their tail in
-/// `link`; layer 0 (heads of
-/// in-degree 0, ascending) goes to `order`. Returns the size of layer 0.
+/// `link`; layer 0 (heads of in-degree 0, ascending) goes to `order`.
+/// Returns the size of layer 0.
 template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
           class LevelView, class LinkView, class DistanceView>
 std::uint64_t finalise_chains(const ExecSpace& space,
