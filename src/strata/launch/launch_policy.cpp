@@ -57,8 +57,8 @@ LaunchPolicy LaunchPolicy::standard() {
   p.heavy_wave_degree = 4096;
   // A bottom-up step builds the reverse CSR (a second CSR: time, and memory
   // the size of the graph's) and scans every wave to place at most the waves
-  // left behind the frontier; with under 1 % of them left a top-down step
-  // over the frontier touches no more edges. Measured (strata_bench, OpenMP,
+  // left behind the frontier; with under 1 % of them left, a top-down step
+  // walks only the frontier's out-edges, all of which end in those waves. Measured (strata_bench, OpenMP,
   // 2 threads): fanout-1M, tree-out-2M and fanin-1M went bottom-up for a last
   // layer with 0, 0 and 1 waves to place, at 4.5x the CSR's bytes.
   p.dense_min_unscheduled_bps = 100;
