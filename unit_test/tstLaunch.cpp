@@ -2,6 +2,7 @@
 // policy's decisions on a table of shapes, and DeviceLimits of TEST_EXECSPACE.
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -9,6 +10,8 @@
 #include <strata/launch/device_limits.hpp>
 #include <strata/launch/launch_config.hpp>
 #include <strata/launch/launch_policy.hpp>
+#include <strata/launch/layer_request.hpp>
+#include <strata/launch/plan_step.hpp>
 #include <strata/launch/task_queue.hpp>
 
 #include "test_helpers.hpp"
@@ -199,6 +202,89 @@ TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE5) {
     EXPECT_FALSE(rec.reason.empty());
   }
   EXPECT_STREQ(execution_strategy_name(ExecutionStrategy::Dataflow), "dataflow");
+}
+
+// The planner's steps: rules P1-P6 of LaunchPolicy::choose_step on a table of
+// walk states (the planner only runs what this returns).
+TEST(LaunchPolicy, PlannerStepsFollowRulesP1ToP6) {
+  const LaunchPolicy policy = LaunchPolicy::standard();
+  DeviceLimits limits;
+  limits.concurrency = 1000;
+  limits.max_team_size = limits.max_invocations_per_team = 256;
+  limits.max_league_size = 65535;
+  auto request = [&](PlanMode mode, std::uint64_t frontier, bool device) {
+    PlanStepRequest r;
+    r.mode = mode;
+    r.device_backend = device;
+    r.concurrency = 1000;
+    r.waves = 100000;
+    r.dependencies = 400000;
+    r.layer = 3;
+    r.frontier = frontier;
+    r.layer_request = layer_request(limits, r.waves, r.dependencies, frontier, frontier, 3, 0);
+    return r;
+  };
+  auto step = [&](const PlanStepRequest& r) { return policy.choose_step(r).step; };
+  // P2: forced modes name their step; Hybrid by density.
+  EXPECT_EQ(step(request(PlanMode::Sparse, 5000, false)), PlanStep::TopDown);
+  EXPECT_EQ(step(request(PlanMode::Dense, 5000, false)), PlanStep::BottomUp);
+  EXPECT_EQ(step(request(PlanMode::Fused, 5000, false)), PlanStep::Fused);
+  EXPECT_EQ(step(request(PlanMode::Hybrid, 60000, false)), PlanStep::BottomUp);
+  EXPECT_EQ(step(request(PlanMode::Hybrid, 5000, false)), PlanStep::TopDown);
+  // Automatic reads rules 1-7: a dense frontier goes bottom-up, a narrow
+  // non-growing one fused, a mid-sized one top-down on a host.
+  EXPECT_EQ(step(request(PlanMode::Automatic, 90000, false)), PlanStep::BottomUp);
+  EXPECT_EQ(step(request(PlanMode::Automatic, 10, false)), PlanStep::Fused);
+  EXPECT_EQ(step(request(PlanMode::Automatic, 5000, false)), PlanStep::TopDown);
+  // ... but not with under dense_min_unscheduled_bps of the waves left to place,
+  auto last = request(PlanMode::Automatic, 90000, false);
+  last.scheduled = last.waves - last.frontier - 99;
+  EXPECT_EQ(step(last), PlanStep::TopDown);
+  last.scheduled -= 1;  // 100 of 100000 waves left: 0.1 % < 1 %
+  EXPECT_EQ(step(last), PlanStep::TopDown);
+  last.scheduled = 0;   // 10000 left: 10 %
+  EXPECT_EQ(step(last), PlanStep::BottomUp);
+  // ... and a heavy wave keeps it top-down.
+  auto heavy = request(PlanMode::Automatic, 90000, true);
+  heavy.max_wave_degree = policy.heavy_wave_degree + 1;
+  EXPECT_EQ(step(heavy), PlanStep::TopDown);
+  // P3: the bottom-up bound.
+  auto spent = request(PlanMode::Dense, 5000, false);
+  spent.bottom_up_scanned = policy.dense_scan_budget * (spent.waves + spent.dependencies);
+  const auto d = policy.choose_step(spent);
+  EXPECT_EQ(d.step, PlanStep::TopDown);
+  EXPECT_TRUE(d.bottom_up_budget_spent);
+  // P5: persistent when forced, or narrower than a device (not after a refusal).
+  EXPECT_EQ(step(request(PlanMode::Persistent, 5000, false)), PlanStep::Persistent);
+  EXPECT_EQ(step(request(PlanMode::Automatic, 500, true)), PlanStep::Persistent);
+  auto refused = request(PlanMode::Automatic, 500, true);
+  refused.persistent_refused = true;
+  // P6: then device-paced batches of 1, 2, 4, ... 64 layers.
+  for (std::uint64_t batches = 0; batches < 9; ++batches) {
+    refused.paced_batches = batches;
+    const auto paced = policy.choose_step(refused);
+    EXPECT_EQ(paced.step, PlanStep::Paced);
+    EXPECT_EQ(paced.batch, std::size_t(1) << (batches < 6 ? batches : 6));
+  }
+  auto forced = request(PlanMode::Sparse, 5000, false);
+  forced.layers_per_sync = 8;
+  EXPECT_EQ(policy.choose_step(forced).step, PlanStep::Paced);
+  EXPECT_EQ(policy.choose_step(forced).batch, 8u);
+  forced.layers_per_sync = 1;
+  EXPECT_EQ(step(forced), PlanStep::TopDown);
+  // P1: chains at layer 0 when at least half of the waves are chained.
+  auto chains = request(PlanMode::Automatic, 5000, true);
+  EXPECT_TRUE(policy.count_chains(chains));
+  EXPECT_FALSE(policy.count_chains(request(PlanMode::Automatic, 5000, false)));
+  chains.layer = 0;
+  chains.chained_waves = chains.waves / 2;
+  std::string reason;
+  EXPECT_EQ(policy.choose_step(chains, &reason).step, PlanStep::Chains);
+  EXPECT_NE(reason.find("sit in chains"), std::string::npos);
+  chains.chained_waves = chains.waves / 2 - 1;
+  EXPECT_NE(step(chains), PlanStep::Chains);
+  chains.chains = ChainContraction::Always;
+  EXPECT_EQ(step(chains), PlanStep::Chains);
 }
 
 TEST(DeviceLimits, QueryReportsTheBackend) {

@@ -12,6 +12,7 @@
 #include <strata/io/edge_list.hpp>
 #include <strata/launch/device_limits.hpp>
 #include <strata/launch/launch_policy.hpp>
+#include <strata/launch/layer_request.hpp>
 #include <strata/plan/plan_barriers.hpp>
 
 #include "commands.hpp"
@@ -38,7 +39,8 @@ int explain_command(const std::vector<std::string>& args) {
   const auto plan = plan_barriers(space, list.wave_count, list.dependencies.data(),
                                   list.dependencies.size(), options);
   const auto limits = launch::DeviceLimits::query(space);
-  const auto request = detail::layer_request(limits, list.wave_count, list.dependencies.size(),
+  // The question the planner asked before its first step (launch/layer_request.hpp).
+  const auto request = launch::layer_request(limits, list.wave_count, list.dependencies.size(),
                                              stats.sources, 0, 0, 0);
   auto policy = launch::LaunchPolicy::standard();
   policy.ordinal_bytes = policy.offset_bytes = sizeof(std::uint64_t);  // explain plans 64-bit

@@ -18,6 +18,18 @@ const char* launch_mode_name(LaunchMode mode) noexcept {
   return "unknown";
 }
 
+const char* plan_step_name(PlanStep step) noexcept {
+  switch (step) {
+    case PlanStep::TopDown: return "top-down";
+    case PlanStep::Paced: return "paced";
+    case PlanStep::BottomUp: return "bottom-up";
+    case PlanStep::Persistent: return "persistent";
+    case PlanStep::Fused: return "fused";
+    case PlanStep::Chains: return "chains";
+  }
+  return "unknown";
+}
+
 const char* execution_strategy_name(ExecutionStrategy strategy) noexcept {
   switch (strategy) {
     case ExecutionStrategy::Layered: return "layered";
@@ -43,6 +55,13 @@ LaunchPolicy LaunchPolicy::standard() {
   // in one dense step, a 1M fan-out's reverse CSR 0.26 s, power-law hubs
   // 0.2 s in the fused walk; top-down steps spread a hub over a team.
   p.heavy_wave_degree = 4096;
+  // A bottom-up step builds the reverse CSR (a second CSR: time, and memory
+  // the size of the graph's) and scans every wave to place at most the waves
+  // left behind the frontier; with under 1 % of them left, a top-down step
+  // walks only the frontier's out-edges, all of which end in those waves. Measured (strata_bench, OpenMP,
+  // 2 threads): fanout-1M, tree-out-2M and fanin-1M went bottom-up for a last
+  // layer with 0, 0 and 1 waves to place, at 4.5x the CSR's bytes.
+  p.dense_min_unscheduled_bps = 100;
   // A forced --mode dense on a 100k chain scanned 10^10 waves (39.8 s on one
   // thread); 64 graph-sized scans leave room for every wide-layer graph measured.
   p.dense_scan_budget = 64;
@@ -98,6 +117,98 @@ ExecutionRecommendation LaunchPolicy::recommend_execution(const ExecutionShape& 
                std::to_string(s.groups - 1) + " device-wide barriers instead of " +
                std::to_string(s.groups) + " launches";
   return rec;
+}
+
+bool LaunchPolicy::count_chains(const PlanStepRequest& r) const {
+  return r.chains == ChainContraction::Always ||
+         (r.chains == ChainContraction::Automatic && r.device_backend &&
+          (r.mode == PlanMode::Automatic || r.mode == PlanMode::Fused));
+}
+
+bool LaunchPolicy::measure_wave_degree(const PlanStepRequest& r) const {
+  return r.device_backend && r.mode == PlanMode::Automatic;
+}
+
+PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string* reason) const {
+  PlanStepDecision d;
+  // P1. chains
+  if (r.layer == 0 && r.chained_waves != 0 &&
+      (r.chains == ChainContraction::Always || 2 * r.chained_waves >= r.waves)) {
+    d.step = PlanStep::Chains;
+    if (reason)
+      *reason = std::to_string(r.chained_waves) + " of " + std::to_string(r.waves) +
+                " waves sit in chains: ranked by pointer jumping, the " +
+                std::to_string(r.waves - r.chained_waves) + " heads walked fused";
+    return d;
+  }
+  // P2. the mode
+  const bool heavy = r.max_wave_degree > heavy_wave_degree;
+  switch (r.mode) {
+    case PlanMode::Sparse:
+    case PlanMode::Persistent: d.step = PlanStep::TopDown; break;
+    case PlanMode::Dense: d.step = PlanStep::BottomUp; break;
+    case PlanMode::Fused: d.step = PlanStep::Fused; break;
+    case PlanMode::Hybrid: {
+      const std::uint64_t density = r.waves == 0 ? 0 : r.frontier * 10000 / r.waves;
+      d.step = density >= hybrid_min_density_bps ? PlanStep::BottomUp : PlanStep::TopDown;
+      break;
+    }
+    case PlanMode::Automatic: {
+      LaunchRecommendation rec;
+      decide(r.layer_request, rec, reason);
+      // MemoryConstrained cannot come back here (plan_barriers checked the budget first).
+      switch (rec.mode) {
+        case LaunchMode::Dense:
+        case LaunchMode::Hybrid: d.step = PlanStep::BottomUp; break;
+        case LaunchMode::Fused: d.step = PlanStep::Fused; break;
+        default: d.step = PlanStep::TopDown; break;
+      }
+      const std::uint64_t left = r.waves - r.scheduled - r.frontier;
+      if (d.step == PlanStep::BottomUp &&
+          left * 10000 < std::uint64_t(dense_min_unscheduled_bps) * r.waves) {
+        d.step = PlanStep::TopDown;
+        if (reason)
+          *reason += "; only " + std::to_string(left) + " of " + std::to_string(r.waves) +
+                     " waves left to place: top-down";
+      }
+      if (heavy) {
+        d.step = PlanStep::TopDown;
+        if (reason)
+          *reason += "; a wave has more than " + std::to_string(heavy_wave_degree) +
+                     " edges: every layer top-down";
+      }
+      break;
+    }
+  }
+  // P3. the bottom-up bound
+  if (d.step == PlanStep::BottomUp &&
+      r.bottom_up_scanned + r.waves > dense_scan_budget * (r.waves + r.dependencies)) {
+    d.step = PlanStep::TopDown;
+    d.bottom_up_budget_spent = true;
+  }
+  // P4. fused
+  if (d.step != PlanStep::TopDown) return d;
+  // P5. persistent
+  const bool narrow_on_device =
+      r.layers_per_sync == 0 && r.device_backend && r.frontier < r.concurrency;
+  if (!r.persistent_refused && (r.mode == PlanMode::Persistent ||
+                                (r.mode == PlanMode::Automatic && narrow_on_device && !heavy))) {
+    d.step = PlanStep::Persistent;
+    return d;
+  }
+  // P6. paced
+  if (r.layers_per_sync > 1 || narrow_on_device) {
+    d.step = PlanStep::Paced;
+    if (r.layers_per_sync != 0) {
+      d.batch = r.layers_per_sync;
+    } else {
+      d.batch = 1;
+      for (std::uint64_t b = 0; b < r.paced_batches && d.batch < max_paced_layers; ++b)
+        d.batch *= 2;
+      if (d.batch > max_paced_layers) d.batch = max_paced_layers;
+    }
+  }
+  return d;
 }
 
 LaunchRecommendation LaunchPolicy::recommend(const LaunchRequest& r) const {

@@ -30,10 +30,15 @@
 //  6. mixed       density of at least `hybrid_min_density_bps`: Hybrid
 //                 (bottom-up while layers are that dense, top-down after).
 //  7. otherwise   Sparse.
+//
+// The planner's steps (choose_step, launch/plan_step.hpp) follow from the
+// same rules plus the planner rules P1-P6 below it; docs/launch_policy.md
+// lists both.
 #include <cstdint>
 #include <string>
 
 #include <strata/launch/launch_request.hpp>
+#include <strata/launch/plan_step.hpp>
 
 namespace strata::launch {
 
@@ -79,6 +84,40 @@ class LaunchPolicy {
   ///      barriers instead of a launch per group).
   ExecutionRecommendation recommend_execution(const ExecutionShape& shape) const;
 
+  /// The planner's next step. Rules, in order:
+  ///  P1. chains: at layer 0, when chains were counted (count_chains) and at
+  ///      least half of the waves are chained (any chain when forced Always):
+  ///      Chains;
+  ///  P2. the mode: a forced mode names its step (Hybrid: bottom-up while the
+  ///      frontier holds `hybrid_min_density_bps` of the waves); Automatic asks
+  ///      choose(layer_request) — Dense and Hybrid run bottom-up, Fused fused,
+  ///      the rest top-down — but top-down where fewer than
+  ///      `dense_min_unscheduled_bps` of the waves are left behind the
+  ///      frontier (a bottom-up step could only place those, after building
+  ///      a reverse CSR the size of the graph's), and where a wave has more
+  ///      than `heavy_wave_degree` edges (measure_wave_degree);
+  ///  P3. the bottom-up bound: a bottom-up step past `dense_scan_budget`
+  ///      graph-sized scans runs top-down;
+  ///  P4. fused: Fused;
+  ///  P5. persistent: a top-down step, forced Persistent, or Automatic with
+  ///      the frontier narrower than a device backend (no forced
+  ///      layers_per_sync, no heavy wave), unless a persistent launch was
+  ///      refused: Persistent;
+  ///  P6. paced: a top-down step with a forced layers_per_sync above 1, or
+  ///      with the frontier narrower than a device backend: Paced, `batch` =
+  ///      the forced size or 1, 2, 4, ... max_paced_layers per batch run.
+  /// `reason` (when not null) receives the deciding rule's line in Automatic
+  /// mode or for chains (PlanStatistics::first_decision), else stays as is.
+  PlanStepDecision choose_step(const PlanStepRequest& request, std::string* reason = nullptr) const;
+  /// Whether the planner counts chains before its walk (a link pass over the
+  /// waves): forced Always, or Automatic on a device backend in the auto and
+  /// fused modes (on a host a plain walk of a chain is already cheap).
+  bool count_chains(const PlanStepRequest& request) const;
+  /// Whether the planner measures the largest wave degree (a reduction) for
+  /// rule P2: the auto mode on device backends, where a hub would be one
+  /// thread's loop in a bottom-up or fused step.
+  bool measure_wave_degree(const PlanStepRequest& request) const;
+
   std::uint32_t execute_dataflow_width_per_team = 0;  ///< rule E3
 
   std::uint32_t serial_fused_max_frontier = 0;  ///< rule 3
@@ -91,6 +130,9 @@ class LaunchPolicy {
   /// this keeps every layer top-down (the dense and fused steps, and the
   /// reverse CSR build, walk one wave's edges on one thread).
   std::uint64_t heavy_wave_degree = 0;
+  /// The planner in Automatic mode (rule P2): a bottom-up step needs at least
+  /// this share of all waves still unscheduled behind the frontier.
+  std::uint16_t dense_min_unscheduled_bps = 0;
   /// The planner, in every mode (forced Dense too): a bottom-up step scans
   /// every wave, so a deep graph would cost waves x depth. Once the bottom-up
   /// steps have scanned this many times (waves + dependencies), the remaining

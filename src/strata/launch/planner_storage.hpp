@@ -8,9 +8,13 @@ namespace strata {
 
 struct PlannerStorageBytes {
   std::uint64_t csr = 0;      ///< row_map + entries
-  std::uint64_t scratch = 0;  ///< every other planning buffer
+  std::uint64_t scratch = 0;  ///< every other planning buffer the walk always holds
+  /// Wave-sized spare ordinals, held only for chain links (a contraction) or
+  /// as the layout's radix spare when offsets are not the ordinal type;
+  /// counted whether held or not, so total() bounds every mode.
+  std::uint64_t spare = 0;
   std::uint64_t result = 0;   ///< the BarrierPlan (level, waves, group offsets at most V + 1)
-  std::uint64_t total() const { return csr + scratch + result; }
+  std::uint64_t total() const { return csr + scratch + spare + result; }
 };
 
 /// `reverse` adds the in-edge CSR and cursors of the dense and hybrid modes.
@@ -19,8 +23,11 @@ inline PlannerStorageBytes planner_storage_bytes(std::uint64_t waves, std::uint6
                                                  bool reverse = false) {
   PlannerStorageBytes b;
   b.csr = (waves + 1) * offset_bytes + dependencies * ordinal_bytes;
-  // fill cursor / release counts, remaining in-degree (offsets), frontier order (ordinals)
-  b.scratch = waves * (2ull * offset_bytes + ordinal_bytes);
+  // fill cursor (then release counts or chain distances) and remaining
+  // in-degree (then the layout's spare), both offsets; the walk writes the
+  // scheduled waves straight into the result's `waves`
+  b.scratch = waves * 2ull * offset_bytes;
+  b.spare = waves * std::uint64_t(ordinal_bytes);
   if (reverse) b.scratch += b.csr + waves * offset_bytes;  // in-edge CSR + per-wave cursor
   b.result = waves * 2ull * ordinal_bytes + (waves + 1) * ordinal_bytes;
   return b;

@@ -44,7 +44,8 @@ void layout_from_levels(const ExecSpace& space, std::uint64_t group_count,
                         PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
                         bool offsets_known = false) {
   if (!offsets_known) detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
-  detail::stable_level_sort(space, group_count, plan.level, plan.waves, scratch);
+  detail::stable_level_sort(space, group_count, plan.level, plan.waves,
+                            prefix(scratch.order, plan.wave_count()), scratch);
 }
 
 }  // namespace strata

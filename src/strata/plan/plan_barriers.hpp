@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -31,6 +32,7 @@
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/detail/group_offsets.hpp>
 #include <strata/plan/detail/layer_driver.hpp>
+#include <strata/plan/detail/stable_level_sort.hpp>
 #include <strata/plan/layout_from_levels.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
@@ -44,30 +46,31 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     const ExecSpace& space, const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
   const std::uint64_t waves = graph.wave_count();
-  if (options.layers_per_sync > detail::max_paced_layers)
+  if (options.layers_per_sync > launch::max_paced_layers)
     throw PlanError::invalid_argument(
         "PlanOptions::layers_per_sync is " + std::to_string(options.layers_per_sync) +
             ", above the most layers one batch can run (" +
-            std::to_string(detail::max_paced_layers) + ")",
-        "use 0 (automatic) or a value in 1.." + std::to_string(detail::max_paced_layers));
+            std::to_string(launch::max_paced_layers) + ")",
+        "use 0 (automatic) or a value in 1.." + std::to_string(launch::max_paced_layers));
   const bool reverse = options.mode == PlanMode::Dense || options.mode == PlanMode::Hybrid;
   const PlannerStorageBytes need = planner_storage_bytes(
       waves, graph.dependency_count(), sizeof(Ordinal), sizeof(Offset), reverse);
   if (options.device_memory_budget_bytes != 0 && need.total() > options.device_memory_budget_bytes)
     throw PlanError::memory_constrained(need.total(), options.device_memory_budget_bytes);
-  scratch.reserve(space, waves, 0);
+  scratch.reserve_walk(space, waves);  // the graph has its storage (the scratch's or the caller's)
 
   const ProfilingRegion region("strata::plan_barriers");
   using Plan = BarrierPlan<ExecSpace, Ordinal>;
   Plan plan;
   plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
+  // The walk writes its scheduled waves, layer after layer, straight into the
+  // plan's `waves` (handed over, not copied); the layout then sorts them in place.
   plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
 
-  const detail::LayerWalk walk =
-      detail::walk_layers(space, graph, scratch, plan.level, plan.waves, options);
+  const auto walk = detail::walk_layers(space, graph, scratch, plan.level, plan.waves, options);
   if (walk.scheduled != waves) throw PlanError::cycle(waves - walk.scheduled);
   std::uint64_t groups = 0;
-  if (walk.fused) {  // the fused layers were never seen by the host: count them on the device
+  if (walk.groups_on_device) {  // the host never saw those layers: count them on the device
     groups = detail::group_count_of(space, plan.level);
     plan.group_offsets = allocate_view<typename Plan::view_type>(groups + 1, "group offsets");
   } else {
@@ -79,7 +82,20 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>(begins.data(),
                                                                             begins.size()));
   }
-  layout_from_levels(space, groups, plan, scratch, /*offsets_known=*/!walk.fused);
+  // The radix sort's spare: the remaining in-degrees are dead now, and are
+  // ordinals too when both types are one; otherwise the scratch's spare ordinals.
+  typename Plan::view_type spare;
+  if (detail::level_sort_passes(groups) > 1) {
+    if constexpr (std::is_same_v<Ordinal, Offset>) {
+      spare = prefix(scratch.remaining, waves);
+    } else {
+      reserve_capacity(scratch.order, waves, "layout spare");
+      spare = prefix(scratch.order, waves);
+    }
+  }
+  if (walk.groups_on_device)
+    detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
+  detail::stable_level_sort(space, groups, plan.level, plan.waves, spare, scratch);
   space.fence();
   return plan;
 }

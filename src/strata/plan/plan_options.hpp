@@ -2,25 +2,12 @@
 #include <cstdint>
 #include <string>
 
+#include <strata/launch/planner_modes.hpp>
+
 namespace strata {
 
-/// How the planner walks the layers. Every mode gives the identical plan.
-enum class PlanMode {
-  Automatic,  ///< ask LaunchPolicy::standard() before every layer (default)
-  Sparse,     ///< top-down Kahn over a scan-compacted frontier, one phase pair per layer
-  Dense,      ///< bottom-up over all unscheduled waves with a reverse CSR
-  Hybrid,     ///< per layer: bottom-up while the frontier is dense, top-down otherwise
-  Fused,      ///< all layers in one persistent launch with a device-side ready queue
-  Persistent, ///< top-down layers in one launch of a co-resident league, a device-wide barrier between layers
-};
-
-/// Whether the planner first contracts chains (chain_contraction.hpp): runs of
-/// waves each waiting on exactly one predecessor that nothing else waits on.
-enum class ChainContraction {
-  Automatic,  ///< in Automatic and Fused mode on device backends, when most waves are chained
-  Never,
-  Always,     ///< whenever the graph has a chain (any mode: the walk is then fused)
-};
+// PlanMode and ChainContraction: launch/planner_modes.hpp (the launch policy
+// turns them into steps).
 
 const char* plan_mode_name(PlanMode mode) noexcept;
 /// "auto", "sparse", "dense", "hybrid", "fused"; InvalidArgument otherwise.

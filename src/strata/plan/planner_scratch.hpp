@@ -2,7 +2,12 @@
 // PlannerScratch: caller-owned, reusable storage for every planning buffer.
 // Capacities only grow: planning an equal or smaller shape again allocates
 // nothing (the Views keep their data pointers). Only the BarrierPlan that is
-// returned is freshly allocated, because the caller owns it.
+// returned is freshly allocated, because the caller owns it; the planner's
+// walk writes its scheduled waves straight into the plan's `waves` View
+// (handed over, sorted in place at the end), so the scratch holds no
+// wave-sized ordinal buffer of its own unless chains are contracted or the
+// layout needs a spare of the ordinal type (reserved then).
+// What each buffer means during a walk: plan/detail/plan_state.hpp.
 
 #include <cstddef>
 #include <cstdint>
@@ -14,11 +19,15 @@
 #include <strata/core/storage.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/plan/detail/sparse_paced.hpp>
+#include <strata/launch/plan_step.hpp>
 
 namespace strata {
 
 namespace detail {
+/// Step counters: the starts and sizes of a device-paced step's layers
+/// (max_paced_layers + 1 each); the fused and persistent steps use four.
+inline constexpr std::size_t step_counter_count = 2 * (launch::max_paced_layers + 1);
+
 /// Radix digits of the stable level sort: 8 bits, so the per-chunk counters
 /// stay small on every backend (256 x chunks).
 inline constexpr unsigned level_sort_radix_bits = 8;
@@ -58,8 +67,21 @@ class PlannerScratch {
     check_graph_shape<Ordinal, Offset>(wave_count, dependency_count);
     graph.reserve(wave_count, dependency_count);
     reserve_capacity(remaining, wave_count, "remaining in-degree");
-    reserve_capacity(order, wave_count, "ready wave layers");
-    reserve_capacity(step_counters, detail::paced_counter_count, "step counters");
+    reserve_capacity(step_counters, detail::step_counter_count, "step counters");
+    reserve_capacity(sort_counts,
+                     detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
+                     "level sort counters");
+  }
+
+  /// Grows what the walk over a graph of `wave_count` waves needs beside the
+  /// graph itself (plan_barriers from a caller's DependencyGraph: no CSR
+  /// storage of its own): the wave-sized offsets (fill cursor / release
+  /// counts), the remaining in-degrees and the counters.
+  void reserve_walk(const ExecSpace& space, std::uint64_t wave_count) {
+    check_graph_shape<Ordinal, Offset>(wave_count, 0);
+    reserve_capacity(graph.cursor, wave_count, "outgoing target cursor");
+    reserve_capacity(remaining, wave_count, "remaining in-degree");
+    reserve_capacity(step_counters, detail::step_counter_count, "step counters");
     reserve_capacity(sort_counts,
                      detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
                      "level sort counters");
@@ -82,7 +104,7 @@ class PlannerScratch {
   /// Waves every planning buffer can hold without allocating.
   std::size_t wave_capacity() const {
     std::size_t c = graph.row_map.extent(0) == 0 ? 0 : graph.row_map.extent(0) - 1;
-    for (std::size_t e : {graph.cursor.extent(0), remaining.extent(0), order.extent(0)})
+    for (std::size_t e : {graph.cursor.extent(0), remaining.extent(0)})
       c = e < c ? e : c;
     return c;
   }
@@ -101,9 +123,13 @@ class PlannerScratch {
 
   // The buffers (public so the planner phases and tests can reach them; they
   // hold no invariant beyond their capacity).
-  DependencyGraphStorage<ExecSpace, Ordinal, Offset> graph;  ///< CSR + fill cursor / release counts
-  Kokkos::View<Offset*, memory_space> remaining;             ///< in-degree left; releasing edge
-  Kokkos::View<Ordinal*, memory_space> order;                ///< frontiers, layer after layer
+  /// CSR + fill cursor (then release counts or chain distances)
+  DependencyGraphStorage<ExecSpace, Ordinal, Offset> graph;
+  /// remaining in-degrees (then the layout's radix spare)
+  Kokkos::View<Offset*, memory_space> remaining;
+  /// spare wave-sized ordinals: chain links, or the layout's radix spare when
+  /// Offset is not the ordinal type (reserved only then)
+  Kokkos::View<Ordinal*, memory_space> order;
   Kokkos::View<Ordinal*, memory_space> sort_counts;          ///< per-chunk radix counters
   Kokkos::View<WaveDependency<Ordinal>*, memory_space> staging;  ///< host input copied in
   Kokkos::View<Offset*, memory_space> reverse_row_map;   ///< dense: in-edge offsets

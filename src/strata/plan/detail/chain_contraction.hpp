@@ -1,6 +1,6 @@
 #pragma once
-// Chain contraction: the levels of a deep, chain-like graph without one step
-// per layer. A wave t is *chained* when its in-degree is 1 and its only
+// ChainStep (chain contraction): the levels of a deep, chain-like graph
+// without one step per layer. A wave t is *chained* when its in-degree is 1 and its only
 // predecessor p has out-degree 1: then level(t) = level(p) + 1 exactly. Every
 // other wave is a *head*; the chained waves hang below heads in paths
 // ("chains"). So:
@@ -10,8 +10,8 @@
 //             every chained wave learns its head and its distance to it, in
 //             ceil(log2(longest chain)) + 1 rounds
 //   finalise  link(head) = the last wave of its chain (its *tail*),
-//             remaining(chained) = distance, level(chained) = chained_level;
-//             heads keep their in-degree; layer 0 = heads nobody waits for
+//             level(chained) = chained_level; heads keep their in-degree;
+//             layer 0 = heads nobody waits for
 //   walk      (the fused tail, with the link) a head h releases the targets of
 //             its tail with weight distance(tail) + 1: levels are maxima of
 //             weighted predecessors, which the fused tail computes anyway
@@ -23,9 +23,10 @@
 // would be chained), and a tail's targets are heads by definition, so the walk
 // never visits a chained wave. The plan is the same, bit for bit.
 //
-// Buffers: the plan's `waves` View (written only by the final sort) carries
-// the link; the CSR fill cursor carries distances; `order` and `level` are
-// the second buffer of the ranking rounds. Nothing is allocated.
+// Buffers (plan_state.hpp): chain_link and chain_distance, with `order` and
+// `level` as the second buffer of the ranking rounds. The policy asks for this
+// step (rule P1) after count_chained() found enough chained waves; only the
+// links are reserved then.
 #include <cstdint>
 #include <limits>
 
@@ -33,7 +34,8 @@
 
 #include <strata/core/ordinal.hpp>
 #include <strata/graph/dependency_graph.hpp>
-#include <strata/plan/detail/frontier_start.hpp>
+#include <strata/plan/detail/fused_tail.hpp>
+#include <strata/plan/detail/plan_state.hpp>
 
 namespace strata::detail {
 
@@ -41,6 +43,25 @@ namespace strata::detail {
 /// level: contraction is only used when wave_count < this value).
 template <class Ordinal>
 inline constexpr Ordinal chained_level = std::numeric_limits<Ordinal>::max() - 1;
+
+/// The waves link_chains would chain (a reduction; nothing is written).
+/// `remaining` holds in-degrees.
+template <class ExecSpace, class Ordinal, class Offset>
+std::uint64_t count_chained(const ExecSpace& space,
+                            const PlanState<ExecSpace, Ordinal, Offset>& s) {
+  const auto row_map = s.graph.row_map;
+  const auto entries = s.graph.entries;
+  const auto remaining = s.remaining;
+  scan_value_t<Ordinal> chained = 0;
+  Kokkos::parallel_reduce(
+      "strata::plan::chain_count", Kokkos::RangePolicy<ExecSpace>(space, 0, s.wave_count()),
+      KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Ordinal>& count) {
+        if (row_map(w + 1) - row_map(w) != Offset(1)) return;
+        if (remaining(entries(row_map(w))) == Offset(1)) ++count;
+      },
+      chained);
+  return chained;
+}
 
 /// link(t) = predecessor of chained t (t itself for heads), distance(t) = 1
 /// for chained t (0 for heads). `remaining` holds in-degrees. Returns the
@@ -135,9 +156,9 @@ void rank_chains(const ExecSpace& space, std::size_t waves, const LinkView& link
   }
 }
 
-/// Finalise: chained waves get their distance in `remaining` and the
-/// chained_level marker, heads their tail in `link`; layer 0 (heads of
-/// in-degree 0, ascending) goes to `order`. Returns the size of layer 0.
+/// Finalise: chained waves get the chained_level marker, heads their tail in
+/// `link`; layer 0 (heads of in-degree 0, ascending) goes to `order`.
+/// Returns the size of layer 0.
 template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
           class LevelView, class LinkView, class DistanceView>
 std::uint64_t finalise_chains(const ExecSpace& space,
@@ -160,7 +181,6 @@ std::uint64_t finalise_chains(const ExecSpace& space,
           level(w) = unreached;  // a ring: no head, never scheduled
         } else {
           level(w) = chained;
-          remaining(w) = static_cast<Offset>(distance(w));
         }
       });
   Kokkos::parallel_for(
@@ -187,10 +207,10 @@ std::uint64_t finalise_chains(const ExecSpace& space,
 /// A head is scheduled when its remaining in-degree reached 0. Returns the
 /// number of scheduled waves.
 template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class LevelView,
-          class LinkView>
+          class LinkView, class DistanceView>
 std::uint64_t expand_chains(const ExecSpace& space, std::size_t waves,
                             const RemainingView& remaining, const LevelView& level,
-                            const LinkView& link) {
+                            const LinkView& link, const DistanceView& distance) {
   constexpr Ordinal unreached = unreached_level<Ordinal>;
   constexpr Ordinal chained = chained_level<Ordinal>;
   scan_value_t<Ordinal> scheduled = 0;
@@ -203,7 +223,7 @@ std::uint64_t expand_chains(const ExecSpace& space, std::size_t waves,
             level(w) = unreached;
             return;
           }
-          level(w) = static_cast<Ordinal>(level(head) + remaining(w));
+          level(w) = static_cast<Ordinal>(level(head) + distance(w));
           ++count;
         } else if (remaining(w) == Offset(0)) {
           ++count;  // a head the walk released (a ring's waves keep in-degree 1)
@@ -212,5 +232,29 @@ std::uint64_t expand_chains(const ExecSpace& space, std::size_t waves,
       scheduled);
   return scheduled;
 }
+
+struct ChainStep {
+  /// Links, ranks and finalises the chains, walks the heads fused and
+  /// expands: the walk is finished.
+  template <class ExecSpace, class Ordinal, class Offset>
+  void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
+    const std::uint64_t waves = s.wave_count();
+    s.reserve_chain_link();
+    const std::uint64_t chained =
+        link_chains(space, s.graph, s.remaining, s.chain_link, s.chain_distance);
+    rank_chains(space, waves, s.chain_link, s.chain_distance, s.order, s.level);
+    const std::uint64_t heads_first = finalise_chains(space, s.graph, s.remaining, s.order,
+                                                      s.level, s.chain_link, s.chain_distance);
+    s.stats.chained_waves = chained;
+    s.stats.fused = true;
+    s.stats.fused_workers = fused_worker_count(space, waves - chained);
+    s.begin = 0;
+    s.frontier = heads_first;
+    fused_walk(space, s, s.stats.fused_workers, /*contracted=*/true);
+    s.finish(expand_chains<ExecSpace, Ordinal, Offset>(space, waves, s.remaining, s.level,
+                                                       s.chain_link, s.chain_distance),
+             /*on_device=*/true);
+  }
+};
 
 }  // namespace strata::detail

@@ -1,5 +1,5 @@
 #pragma once
-// Fused mode: every remaining layer in one launch, with no host fence per
+// FusedStep: every remaining layer in one launch, with no host fence per
 // layer. A persistent kernel of `workers` threads shares a device-side ready
 // queue (the `order` array: slots are claimed with an atomic head, filled
 // with an atomic tail) and a `pending` count of queued-but-unfinished waves:
@@ -21,29 +21,40 @@
 #include <strata/core/atomics.hpp>
 #include <strata/core/ordinal.hpp>
 #include <strata/graph/dependency_graph.hpp>
-#include <strata/plan/detail/frontier_start.hpp>
+#include <strata/plan/detail/plan_state.hpp>
 
 namespace strata::detail {
 
-/// Processes the frontier order[first, first + frontier) and everything behind
-/// it. `counters` holds 4 entries (head, tail, pending, processed). Returns
-/// how many waves were scheduled in total.
+/// Workers of a fused walk: one per hardware thread on host backends, and as
+/// many as can be resident on a GPU (the queue is spin-waited on).
+template <class ExecSpace>
+std::size_t fused_worker_count(const ExecSpace& space, std::uint64_t waves) {
+  std::uint64_t workers = static_cast<std::uint64_t>(space.concurrency());
+  if (workers > waves) workers = waves;
+  return workers == 0 ? 1 : static_cast<std::size_t>(workers);
+}
+
+/// Processes the current frontier and everything behind it with `workers`
+/// threads; `counters` holds 4 words (head, tail, pending, processed).
+/// Returns how many waves were scheduled in total (begin + processed).
 ///
-/// With a non-empty `chain_link` (chain_contraction.hpp) the walk runs over
-/// the heads of a contracted graph: a head w releases the targets of its tail
-/// link(w) with weight distance + 1 (the distance is parked in remaining(tail)),
-/// and the count returned covers heads only.
-template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
-          class LevelView, class CounterView, class LinkView>
-std::uint64_t fused_tail(const ExecSpace& space,
-                         const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                         const RemainingView& remaining, const OrderView& order,
-                         const LevelView& level, const CounterView& counters, std::size_t first,
-                         std::size_t frontier, std::size_t workers, const LinkView& chain_link) {
-  const bool contracted = chain_link.extent(0) != 0;
-  const std::size_t waves = graph.wave_count();
-  const auto row_map = graph.row_map;
-  const auto entries = graph.entries;
+/// `contracted` (chain_contraction.hpp): the walk runs over the heads of a
+/// contracted graph: a head w releases the targets of its tail
+/// chain_link(w) with weight chain_distance(tail) + 1, and the count returned
+/// covers heads only.
+template <class ExecSpace, class Ordinal, class Offset>
+std::uint64_t fused_walk(const ExecSpace& space, const PlanState<ExecSpace, Ordinal, Offset>& s,
+                         std::size_t workers, bool contracted) {
+  const std::size_t waves = s.wave_count();
+  const auto row_map = s.graph.row_map;
+  const auto entries = s.graph.entries;
+  const auto rule = s.release_rule();
+  const auto level = s.level;
+  const auto order = s.order;
+  const auto counters = s.counters;
+  const auto chain_link = s.chain_link;
+  const auto chain_distance = s.chain_distance;
+  const std::size_t first = s.begin, frontier = s.frontier;
   constexpr Ordinal unreached = unreached_level<Ordinal>;
   constexpr Ordinal empty = std::numeric_limits<Ordinal>::max();
   const std::size_t filled = first + frontier;
@@ -91,14 +102,14 @@ std::uint64_t fused_tail(const ExecSpace& space,
           // on one worker without touching the shared counters.
           for (;;) {
             const Ordinal source = contracted ? chain_link(w) : w;  // w's tail, or w
-            const Ordinal weight = source == w ? Ordinal(1) : Ordinal(remaining(source) + 1);
+            const Ordinal weight = source == w ? Ordinal(1) : Ordinal(chain_distance(source) + 1);
             const Ordinal next_level = level(w) + weight;
             Ordinal continuation = empty;
             for (Offset e = row_map(source); e < row_map(source + 1); ++e) {
               const Ordinal t = entries(e);
               detail::fetch_max<ExecSpace>(&level(t), next_level);
               detail::memory_fence<ExecSpace>();  // the max lands before the decrement
-              if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1)) {
+              if (rule.last_in_edge(t)) {
                 if (continuation == empty) {
                   continuation = t;
                 } else {
@@ -125,5 +136,16 @@ std::uint64_t fused_tail(const ExecSpace& space,
   space.fence();
   return first + processed;
 }
+
+struct FusedStep {
+  template <class ExecSpace, class Ordinal, class Offset>
+  void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
+    s.pay_owed_edges(space);
+    s.stats.fused = true;
+    s.stats.fused_from_layer = s.layer;
+    s.stats.fused_workers = fused_worker_count(space, s.wave_count());
+    s.finish(fused_walk(space, s, s.stats.fused_workers, /*contracted=*/false), /*on_device=*/true);
+  }
+};
 
 }  // namespace strata::detail

@@ -1,13 +1,14 @@
 #pragma once
-// Persistent layers: every remaining top-down layer in ONE launch of a
+// PersistentStep: every remaining top-down layer in ONE launch of a
 // co-resident league, with the device-wide barrier (core/device_barrier.hpp)
 // between layers in place of a kernel boundary and a host round trip. On a
 // GPU a layer of the paced step costs two launches (~10 us each on the H200,
 // docs/gpu-cuda.md); here it costs one barrier.
 //
 // Layer j is order[begin, end) (control words). Teams grid-stride over it,
-// one wave per thread: each decrement that releases a target gives it the
-// next level and keeps it in a small per-thread list; a team scan with one
+// one wave per thread: each edge that releases a target (the release rule,
+// release.hpp) gives it the next level, and the thread keeps it in a small
+// per-thread list; a team scan with one
 // atomic on the tail word gives the team's released targets their slots
 // behind the layer (a thread releasing more than `kept` targets appends the
 // rest with one atomic each). At the barrier the last team to arrive moves
@@ -32,6 +33,8 @@
 #include <strata/core/spin_wait.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/launch/resident_teams.hpp>
+#include <strata/plan/detail/plan_state.hpp>
+#include <strata/plan/detail/release.hpp>
 #include <strata/plan/detail/sparse_paced.hpp>
 
 namespace strata::detail {
@@ -40,8 +43,7 @@ namespace strata::detail {
 enum PersistentWord : int { layer_begin_word, layer_end_word, tail_word, layer_word };
 inline constexpr int persistent_word_count = 4;
 
-template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
-          class LevelView>
+template <class ExecSpace, class Ordinal, class Offset, class Rule, class OrderView>
 struct PersistentLayers {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using memory_space = typename ExecSpace::memory_space;
@@ -49,9 +51,8 @@ struct PersistentLayers {
 
   typename DependencyGraph<ExecSpace, Ordinal, Offset>::row_map_type row_map;
   typename DependencyGraph<ExecSpace, Ordinal, Offset>::entries_type entries;
-  RemainingView remaining;
+  Rule rule;
   OrderView order;
-  LevelView level;
   Kokkos::View<std::uint64_t*, memory_space> words;
   DeviceBarrier<memory_space> barrier;
   LeagueRendezvous<memory_space> rendezvous;
@@ -80,8 +81,7 @@ struct PersistentLayers {
           const std::uint64_t last = std::uint64_t(row_map(w + 1));
           for (std::uint64_t e = std::uint64_t(row_map(w)); e < last; ++e) {
             const Ordinal t = entries(e);
-            if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) != Offset(1)) continue;
-            level(t) = next_level;
+            if (!rule.release(Offset(e), t, next_level)) continue;
             if (n < kept)
               mine[n++] = t;
             else
@@ -101,49 +101,55 @@ struct PersistentLayers {
   }
 };
 
-/// Runs every layer from the frontier order[first, first + frontier) (layer
-/// `layer`) in one launch. Returns the waves scheduled in total (first +
-/// frontier + everything released after), or 0 when the league could not be
-/// co-resident and nothing was touched.
-template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
-          class LevelView, class WordView>
-std::uint64_t persistent_layers(const ExecSpace& space,
-                                const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                                const RemainingView& remaining, const OrderView& order,
-                                const LevelView& level, const WordView& words, std::size_t first,
-                                std::size_t frontier, Ordinal layer,
-                                std::uint64_t* league_used = nullptr) {
-  using Kernel = PersistentLayers<ExecSpace, Ordinal, Offset, RemainingView, OrderView, LevelView>;
-  using memory_space = typename ExecSpace::memory_space;
-  Kernel kernel{graph.row_map, graph.entries, remaining, order, level, words,
-                DeviceBarrier<memory_space>("strata::plan::persistent_barrier"),
-                LeagueRendezvous<memory_space>("strata::plan::persistent_rendezvous")};
-  kernel.waves = graph.wave_count();
-  const auto shape = launch::resident_team_shape(space, kernel, static_cast<int>(paced_team_size<ExecSpace>()));
-  kernel.league = shape.league;
-  if (league_used != nullptr) *league_used = shape.league;
-  kernel.barrier.reset(space);
-  kernel.rendezvous.reset(space);
-  const std::uint64_t start = first, stop = first + frontier, level0 = layer;
-  Kokkos::parallel_for(
-      "strata::plan::persistent_words", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
-      KOKKOS_LAMBDA(const int) {
-        words(layer_begin_word) = start;
-        words(layer_end_word) = stop;
-        words(tail_word) = stop;
-        words(layer_word) = level0;
-      });
-  Kokkos::parallel_for("strata::plan::persistent_layers",
-                       Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(shape.league),
-                                                     shape.team_size),
-                       kernel);
-  space.fence();
-  if (kernel.rendezvous.abandoned()) return 0;
-  std::uint64_t scheduled = 0;
-  Kokkos::deep_copy(space, Kokkos::View<std::uint64_t, Kokkos::HostSpace>(&scheduled),
-                    Kokkos::subview(words, std::size_t(layer_end_word)));
-  space.fence();
-  return scheduled;
-}
+struct PersistentStep {
+  /// Runs every layer from the current frontier in one launch and finishes
+  /// the walk; when the league turns out not to be co-resident nothing was
+  /// touched, and the state records the refusal (the policy then picks
+  /// another step).
+  template <class ExecSpace, class Ordinal, class Offset>
+  void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
+    s.pay_owed_edges(space);
+    using State = PlanState<ExecSpace, Ordinal, Offset>;
+    using Kernel = PersistentLayers<ExecSpace, Ordinal, Offset, decltype(s.release_rule()),
+                                    typename State::OrdinalView>;
+    using memory_space = typename ExecSpace::memory_space;
+    const auto words = prefix(s.counters, persistent_word_count);
+    Kernel kernel{s.graph.row_map, s.graph.entries, s.release_rule(), s.order, words,
+                  DeviceBarrier<memory_space>("strata::plan::persistent_barrier"),
+                  LeagueRendezvous<memory_space>("strata::plan::persistent_rendezvous")};
+    kernel.waves = s.wave_count();
+    const auto shape =
+        launch::resident_team_shape(space, kernel, static_cast<int>(paced_team_size<ExecSpace>()));
+    kernel.league = shape.league;
+    kernel.barrier.reset(space);
+    kernel.rendezvous.reset(space);
+    const std::uint64_t start = s.begin, stop = s.begin + s.frontier, level0 = s.layer;
+    Kokkos::parallel_for(
+        "strata::plan::persistent_words", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+        KOKKOS_LAMBDA(const int) {
+          words(layer_begin_word) = start;
+          words(layer_end_word) = stop;
+          words(tail_word) = stop;
+          words(layer_word) = level0;
+        });
+    Kokkos::parallel_for("strata::plan::persistent_layers",
+                         Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(shape.league),
+                                                       shape.team_size),
+                         kernel);
+    space.fence();
+    if (kernel.rendezvous.abandoned()) {
+      s.persistent_refused = true;
+      return;
+    }
+    std::uint64_t scheduled = 0;
+    Kokkos::deep_copy(space, Kokkos::View<std::uint64_t, Kokkos::HostSpace>(&scheduled),
+                      Kokkos::subview(words, std::size_t(layer_end_word)));
+    space.fence();
+    s.stats.persistent = true;
+    s.stats.persistent_from_layer = s.layer;
+    s.stats.persistent_teams = shape.league;
+    s.finish(scheduled, /*on_device=*/true);  // the layers after this one are counted on the device
+  }
+};
 
 }  // namespace strata::detail

@@ -1,15 +1,16 @@
 #pragma once
-// Device-paced sparse layers: up to `batch` top-down layers launched back to
-// back with no host round trip between them. On a GPU the per-layer cost of
-// the two-phase sparse step (release, scan, read the next frontier's size on
-// the host) is ~35 us of launch and fence latency (docs/gpu-cuda.md), which
-// dominates deep graphs whose layers cannot fill the device. Here a layer's
-// bounds live on the device and its two kernels are queued without a fence:
+// PacedStep: up to `batch` top-down layers launched back to back with no host
+// round trip between them (the batch size is the launch policy's, rule P6).
+// On a GPU the per-layer cost of the two-phase sparse step (release, scan,
+// read the next frontier's size on the host) is ~35 us of launch and fence
+// latency (docs/gpu-cuda.md), which dominates deep graphs whose layers cannot
+// fill the device. Here a layer's bounds live on the device and its two
+// kernels are queued without a fence:
 //
 //   starts(j), counts(j)   layer j of the batch is order[starts(j), starts(j) + counts(j))
-//   release j              teams grid-stride over layer j; the decrement that
-//                          releases a target gives it level layer + j + 1 and
-//                          parks the releasing edge (as sparse_step does)
+//   release j              teams grid-stride over layer j; the release rule
+//                          (release.hpp) gives a released target level
+//                          layer + j + 1 and parks the releasing edge
 //   append j               each thread walks the same edges again and counts the
 //                          targets parked on them; a team scan with one atomic
 //                          on counts(j + 1) gives it its slots behind the layer,
@@ -33,16 +34,15 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/core/atomics.hpp>
 #include <strata/core/ordinal.hpp>
 #include <strata/graph/dependency_graph.hpp>
+#include <strata/launch/plan_step.hpp>
+#include <strata/plan/detail/plan_state.hpp>
+#include <strata/plan/detail/release.hpp>
 
 namespace strata::detail {
 
-/// Most layers one batch may run (its counters live in the planner scratch).
-inline constexpr std::size_t max_paced_layers = 64;
-/// Counter entries a batch needs: starts and counts, batch + 1 each.
-inline constexpr std::size_t paced_counter_count = 2 * (max_paced_layers + 1);
+using launch::max_paced_layers;
 
 /// Team size of the layer kernels: a block of 256 on GPUs, where the team
 /// scan turns a layer's appends into one atomic per team; 1 on host backends.
@@ -67,15 +67,14 @@ std::size_t paced_grid(const ExecSpace& space, std::uint64_t widest_frontier) {
 }
 
 /// One layer of a batch, as a team functor: `append` false releases, true appends.
-template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
-          class LevelView, class CounterView>
+template <class ExecSpace, class Ordinal, class Offset, class Rule, class OrderView,
+          class CounterView>
 struct PacedLayer {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   typename DependencyGraph<ExecSpace, Ordinal, Offset>::row_map_type row_map;
   typename DependencyGraph<ExecSpace, Ordinal, Offset>::entries_type entries;
-  RemainingView remaining;
+  Rule rule;
   OrderView order;
-  LevelView level;
   CounterView starts, counts;
   std::size_t j;
   Ordinal next_level;
@@ -128,19 +127,11 @@ struct PacedLayer {
             },
             heavy);
       if (!append) {
-        walk(member, start, count, base, heavy, [&](const Offset e) {
-          const Ordinal t = entries(e);
-          if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1)) {
-            level(t) = next_level;
-            remaining(t) = e;  // park the releasing edge
-          }
-        });
+        walk(member, start, count, base, heavy,
+             [&](const Offset e) { rule.release(e, entries(e), next_level); });
         continue;
       }
-      auto parked = [&](const Offset e) {
-        const Ordinal t = entries(e);
-        return level(t) == next_level && remaining(t) == e;
-      };
+      auto parked = [&](const Offset e) { return rule.parked(e, entries(e), next_level); };
       std::uint64_t released = 0;
       walk(member, start, count, base, heavy, [&](const Offset e) {
         if (parked(e)) ++released;
@@ -155,46 +146,50 @@ struct PacedLayer {
   }
 };
 
-/// Runs up to `batch` layers from the frontier order[first, first + frontier)
-/// (layer `layer`). Returns the sizes of the layers that follow, one per layer
-/// run: sizes[j] is layer layer + j + 1; a zero ends the walk.
-template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
-          class LevelView, class CounterView>
-std::vector<std::uint64_t> sparse_paced(const ExecSpace& space,
-                                        const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                                        const RemainingView& remaining, const OrderView& order,
-                                        const LevelView& level, const CounterView& counters,
-                                        std::size_t first, std::size_t frontier, Ordinal layer,
-                                        std::size_t batch, std::size_t grid) {
-  const auto starts = Kokkos::subview(counters, Kokkos::make_pair(std::size_t(0), batch + 1));
-  const auto counts =
-      Kokkos::subview(counters, Kokkos::make_pair(batch + 1, 2 * (batch + 1)));
-  Kokkos::parallel_for(
-      "strata::plan::paced_counters", Kokkos::RangePolicy<ExecSpace>(space, 0, batch + 1),
-      KOKKOS_LAMBDA(const std::size_t j) {
-        starts(j) = j == 0 ? std::uint64_t(first) : 0;
-        counts(j) = j == 0 ? std::uint64_t(frontier) : 0;
-      });
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Layer = PacedLayer<ExecSpace, Ordinal, Offset, RemainingView, OrderView, LevelView,
-                           std::decay_t<decltype(starts)>>;
-  const int team = static_cast<int>(paced_team_size<ExecSpace>());
-  const int league = static_cast<int>((grid + team - 1) / team);
-  for (std::size_t j = 0; j < batch; ++j) {
-    Layer pass{graph.row_map, graph.entries, remaining, order, level, starts, counts, j,
-               static_cast<Ordinal>(layer + j + 1), false};
-    Kokkos::parallel_for("strata::plan::paced_release", Policy(space, league, team), pass);
-    pass.append = true;
-    Kokkos::parallel_for("strata::plan::paced_append", Policy(space, league, team), pass);
+struct PacedStep {
+  std::size_t batch = 1;  ///< layers to run at most (1..max_paced_layers)
+
+  template <class ExecSpace, class Ordinal, class Offset>
+  void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
+    s.pay_owed_edges(space);
+    const std::size_t first = s.begin, frontier = s.frontier;
+    const auto starts = Kokkos::subview(s.counters, Kokkos::make_pair(std::size_t(0), batch + 1));
+    const auto counts =
+        Kokkos::subview(s.counters, Kokkos::make_pair(batch + 1, 2 * (batch + 1)));
+    Kokkos::parallel_for(
+        "strata::plan::paced_counters", Kokkos::RangePolicy<ExecSpace>(space, 0, batch + 1),
+        KOKKOS_LAMBDA(const std::size_t j) {
+          starts(j) = j == 0 ? std::uint64_t(first) : 0;
+          counts(j) = j == 0 ? std::uint64_t(frontier) : 0;
+        });
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    using Rule = decltype(s.release_rule());
+    using OrderView = typename PlanState<ExecSpace, Ordinal, Offset>::OrdinalView;
+    using Layer =
+        PacedLayer<ExecSpace, Ordinal, Offset, Rule, OrderView, std::decay_t<decltype(starts)>>;
+    const std::size_t grid = paced_grid(space, s.widest);
+    const int team = static_cast<int>(paced_team_size<ExecSpace>());
+    const int league = static_cast<int>((grid + team - 1) / team);
+    for (std::size_t j = 0; j < batch; ++j) {
+      Layer pass{s.graph.row_map, s.graph.entries, s.release_rule(), s.order, starts, counts, j,
+                 static_cast<Ordinal>(s.layer + j + 1), false};
+      Kokkos::parallel_for("strata::plan::paced_release", Policy(space, league, team), pass);
+      pass.append = true;
+      Kokkos::parallel_for("strata::plan::paced_append", Policy(space, league, team), pass);
+    }
+    std::vector<std::uint64_t> sizes(batch + 1);
+    using HostSizes = Kokkos::View<std::uint64_t*, Kokkos::HostSpace,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    Kokkos::deep_copy(space, HostSizes(sizes.data(), batch + 1), counts);
+    space.fence();
+    ++s.stats.paced_batches;
+    // sizes[0] is the frontier the batch started from; sizes[j + 1] the layer after layer j.
+    for (std::size_t j = 1; j <= batch; ++j) {
+      ++s.stats.sparse_layers;
+      s.close_layer(sizes[j]);
+      if (sizes[j] == 0) break;
+    }
   }
-  std::vector<std::uint64_t> sizes(batch + 1);
-  Kokkos::deep_copy(space,
-                    Kokkos::View<std::uint64_t*, Kokkos::HostSpace,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(sizes.data(), batch + 1),
-                    counts);
-  space.fence();
-  sizes.erase(sizes.begin());  // counts(0) is the frontier the batch started from
-  return sizes;
-}
+};
 
 }  // namespace strata::detail

@@ -1,70 +1,65 @@
 #pragma once
-// One top-down layer (sparse mode). Two parallel phases over the frontier
-// order[first, first + frontier):
+// TopDownStep: one top-down layer (sparse mode). Two parallel phases over the
+// frontier order[begin, begin + frontier):
 //
-//   release  every frontier wave decrements the remaining in-degree of its
-//            targets atomically; the one decrement that reaches zero releases
-//            the target: level(t) = layer + 1, and the releasing edge's index
-//            is parked in remaining(t) (nobody decrements t again); the
-//            frontier slot counts the targets it released.
+//   release  every frontier wave takes its edges from its targets' remaining
+//            in-degrees (release.hpp): the last edge releases a target into
+//            layer + 1 and is parked in remaining(target); released(i) counts
+//            the targets slot i released.
 //   compact  an exclusive scan over those counts places each released target
 //            right behind the frontier: the wave that released it writes it,
-//            recognising it by the parked edge index.
+//            recognising it by the parked edge.
 //
-// Returns the size of the next frontier (the scan total, read by the host).
+// The scan total, read by the host, is the next frontier's size.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/core/atomics.hpp>
 #include <strata/core/ordinal.hpp>
-#include <strata/graph/dependency_graph.hpp>
+#include <strata/plan/detail/plan_state.hpp>
 
 namespace strata::detail {
 
-template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
-          class LevelView, class CountView>
-std::uint64_t sparse_step(const ExecSpace& space,
-                          const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                          const RemainingView& remaining, const OrderView& order,
-                          const LevelView& level, const CountView& released, std::size_t first,
-                          std::size_t frontier, Ordinal layer) {
-  const auto row_map = graph.row_map;
-  const auto entries = graph.entries;
-  const std::size_t next_first = first + frontier;
-  const Ordinal next_level = layer + 1;
-  Kokkos::parallel_for(
-      "strata::plan::sparse_release", Kokkos::RangePolicy<ExecSpace>(space, 0, frontier),
-      KOKKOS_LAMBDA(const std::size_t i) {
-        const Ordinal w = order(first + i);
-        Offset count = 0;
-        for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
-          const Ordinal t = entries(e);
-          if (detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1)) {
-            level(t) = next_level;
-            remaining(t) = e;  // park the releasing edge for the compaction
-            ++count;
-          }
-        }
-        released(i) = count;
-      });
-  scan_value_t<Offset> next = 0;
-  Kokkos::parallel_scan(
-      "strata::plan::sparse_compact", Kokkos::RangePolicy<ExecSpace>(space, 0, frontier),
-      KOKKOS_LAMBDA(const std::size_t i, scan_value_t<Offset>& position, const bool final) {
-        const Offset count = released(i);
-        if (final && count != 0) {
+struct TopDownStep {
+  template <class ExecSpace, class Ordinal, class Offset>
+  void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
+    s.pay_owed_edges(space);
+    const auto row_map = s.graph.row_map;
+    const auto entries = s.graph.entries;
+    const auto rule = s.release_rule();
+    const auto order = s.order;
+    const auto released = s.released;
+    const std::size_t first = s.begin;
+    const std::size_t next_first = s.begin + s.frontier;
+    const Ordinal next_level = s.layer + 1;
+    Kokkos::parallel_for(
+        "strata::plan::sparse_release", Kokkos::RangePolicy<ExecSpace>(space, 0, s.frontier),
+        KOKKOS_LAMBDA(const std::size_t i) {
           const Ordinal w = order(first + i);
-          std::size_t slot = next_first + position;
-          for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
-            const Ordinal t = entries(e);
-            if (level(t) == next_level && remaining(t) == e) order(slot++) = t;
+          Offset count = 0;
+          for (Offset e = row_map(w); e < row_map(w + 1); ++e)
+            if (rule.release(e, entries(e), next_level)) ++count;
+          released(i) = count;
+        });
+    scan_value_t<Offset> next = 0;
+    Kokkos::parallel_scan(
+        "strata::plan::sparse_compact", Kokkos::RangePolicy<ExecSpace>(space, 0, s.frontier),
+        KOKKOS_LAMBDA(const std::size_t i, scan_value_t<Offset>& position, const bool final) {
+          const Offset count = released(i);
+          if (final && count != 0) {
+            const Ordinal w = order(first + i);
+            std::size_t slot = next_first + position;
+            for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
+              const Ordinal t = entries(e);
+              if (rule.parked(e, t, next_level)) order(slot++) = t;
+            }
           }
-        }
-        position += count;
-      },
-      next);
-  return next;
-}
+          position += count;
+        },
+        next);
+    ++s.stats.sparse_layers;
+    s.close_layer(next);
+  }
+};
 
 }  // namespace strata::detail

@@ -24,10 +24,21 @@
 
 namespace strata::detail {
 
+/// Passes of the sort for `group_count` groups (0 or 1: the identity, no spare).
+inline unsigned level_sort_passes(std::uint64_t group_count) {
+  unsigned passes = 0;
+  if (group_count <= 1) return 0;
+  for (std::uint64_t top = group_count - 1; top != 0; top >>= level_sort_radix_bits) ++passes;
+  return passes;
+}
+
+/// `spare` (wave_count entries) is only read and written when the sort takes
+/// more than one pass.
 template <class ExecSpace, class Ordinal, class Offset>
 void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
                        const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
                        const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& waves_out,
+                       const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& spare,
                        PlannerScratch<ExecSpace, Ordinal, Offset>& scratch) {
   const std::size_t n = waves_out.extent(0);
   if (group_count <= 1) {  // one layer: the identity is already sorted
@@ -36,13 +47,11 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
         KOKKOS_LAMBDA(const std::size_t i) { waves_out(i) = Ordinal(i); });
     return;
   }
-  unsigned passes = 0;
-  for (std::uint64_t top = group_count - 1; top != 0; top >>= level_sort_radix_bits) ++passes;
+  const unsigned passes = level_sort_passes(group_count);
 
   const std::size_t chunks = level_sort_chunks(space, n);
   const std::size_t chunk_size = (n + chunks - 1) / chunks;
   const auto counts = prefix(scratch.sort_counts, level_sort_buckets * chunks);
-  const auto spare = prefix(scratch.order, n);  // the frontiers are no longer needed
 
   for (unsigned pass = 0; pass < passes; ++pass) {
     // The last pass must land in waves_out; earlier ones alternate with spare.

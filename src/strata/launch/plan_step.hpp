@@ -1,0 +1,67 @@
+#pragma once
+// What the planner asks the launch policy before each step of its walk
+// (PlanStepRequest) and what the policy answers (PlanStepDecision): which
+// step runs next and, for a device-paced step, how many layers it runs.
+// LaunchPolicy::choose_step (launch_policy.hpp) holds every rule; the planner
+// (plan/detail/layer_driver.hpp) only runs the step it is given. Adding a
+// step is one enum value here, one rule in choose_step and one step header in
+// plan/detail/ with `advance(space, PlanState&)`.
+#include <cstddef>
+#include <cstdint>
+
+#include <strata/launch/launch_request.hpp>
+#include <strata/launch/planner_modes.hpp>
+
+namespace strata::launch {
+
+/// Most layers one device-paced step may run (its device counters are sized for it).
+inline constexpr std::size_t max_paced_layers = 64;
+
+/// The planner's steps (headers in plan/detail/). Terminal steps (Persistent, Fused, Chains) finish the
+/// walk; the others compute one layer (Paced: up to `batch` layers).
+enum class PlanStep {
+  TopDown,     ///< one layer: release the frontier's targets, compact them (sparse_step.hpp)
+  Paced,       ///< up to `batch` top-down layers with no host round trip (sparse_paced.hpp)
+  BottomUp,    ///< one layer: every unscheduled wave checks its in-edges (dense_step.hpp)
+  Persistent,  ///< every remaining layer top-down in one co-resident launch (persistent_layers.hpp)
+  Fused,       ///< every remaining layer through one device-side ready queue (fused_tail.hpp)
+  Chains,      ///< contract chains, walk the heads fused, expand (chain_contraction.hpp)
+};
+
+const char* plan_step_name(PlanStep step) noexcept;
+
+/// The walk as the policy sees it before a step.
+struct PlanStepRequest {
+  // What the caller forced (PlanOptions).
+  PlanMode mode = PlanMode::Automatic;
+  std::uint32_t layers_per_sync = 0;  ///< 0: automatic device-paced batches
+  ChainContraction chains = ChainContraction::Automatic;
+  // The device.
+  bool device_backend = false;       ///< the host cannot read the space's memory (a GPU)
+  std::uint64_t concurrency = 1;     ///< threads the space runs at once
+  // The graph.
+  std::uint64_t waves = 0;
+  std::uint64_t dependencies = 0;
+  std::uint64_t max_wave_degree = 0;  ///< largest in- or out-degree (when measured, else 0)
+  std::uint64_t chained_waves = 0;    ///< waves a chain contraction would level (when counted)
+  // The walk so far.
+  std::uint64_t layer = 0;            ///< level of the current frontier
+  std::uint64_t scheduled = 0;        ///< waves in the layers before it
+  std::uint64_t frontier = 0;         ///< waves in it (> 0)
+  std::uint64_t bottom_up_scanned = 0;  ///< waves visited by bottom-up steps so far
+  std::uint64_t paced_batches = 0;    ///< device-paced batches run so far
+  bool persistent_refused = false;    ///< a persistent launch found its league not co-resident
+  /// The frontier on this device, as LaunchPolicy::choose() reads it
+  /// (launch::layer_request, launch/layer_request.hpp); read in Automatic mode.
+  LaunchRequest layer_request;
+};
+
+struct PlanStepDecision {
+  PlanStep step = PlanStep::TopDown;
+  std::size_t batch = 1;  ///< layers of a Paced step (1 otherwise)
+  /// The bottom-up bound (LaunchPolicy::dense_scan_budget) turned a bottom-up
+  /// step into this top-down one.
+  bool bottom_up_budget_spent = false;
+};
+
+}  // namespace strata::launch

@@ -1,0 +1,165 @@
+#pragma once
+// PlanState: everything a planner step reads and writes, each buffer named
+// once with one meaning. Every step (the headers beside this one) has the
+// shape `Step{...}.advance(space, PlanState&)`; which step runs next is the
+// launch policy's decision (LaunchPolicy::choose_step), and the host loop
+// that asks it is plan/detail/layer_driver.hpp.
+//
+//   graph            out-edges (CSR)
+//   reverse          in-edges, built on the first bottom-up step (else empty)
+//   remaining        per wave: in-edges not yet released; once released, the
+//                    releasing edge (release.hpp)
+//   level            per wave: its level, unreached_level until scheduled
+//                    (the returned plan's `level`)
+//   order            the scheduled waves, layer after layer: the frontier is
+//                    order[begin, begin + frontier) (the returned plan's
+//                    `waves`, handed over: the layout sorts it in place)
+//   released         per frontier slot: targets a top-down step released
+//   in_cursor        per wave: in-edges a bottom-up step knows are scheduled
+//   chain_link       chained wave: its head; head: its chain's tail
+//   chain_distance   chained wave: edges from its head
+//   counters         device words of the running step (paced layer bounds,
+//                    the fused queue's head/tail/pending/processed, the
+//                    persistent layer words)
+//
+// Storage: the plan's two Views (level, order) and the scratch's buffers;
+// `released` and `chain_distance` are never live at once and share the
+// scratch's spare wave-sized offsets (the CSR build's fill cursor).
+//
+// The host side is the frontier cursor (begin, frontier, layer) and the
+// layer offsets; close_layer() is the one per-layer bookkeeping.
+#include <cstdint>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/atomics.hpp>
+#include <strata/core/storage.hpp>
+#include <strata/graph/dependency_graph.hpp>
+#include <strata/plan/detail/release.hpp>
+#include <strata/plan/frontier_sources.hpp>
+#include <strata/plan/plan_options.hpp>
+#include <strata/plan/planner_scratch.hpp>
+
+namespace strata::detail {
+
+template <class ExecSpace, class Ordinal, class Offset>
+struct PlanState {
+  using execution_space = ExecSpace;
+  using memory_space = typename ExecSpace::memory_space;
+  using Graph = DependencyGraph<ExecSpace, Ordinal, Offset>;
+  using OrdinalView = Kokkos::View<Ordinal*, memory_space>;
+  using OffsetView = Kokkos::View<Offset*, memory_space>;
+  using CounterView = Kokkos::View<std::uint64_t*, memory_space>;
+  using Scratch = PlannerScratch<ExecSpace, Ordinal, Offset>;
+
+  PlanState(const Graph& g, Scratch& scratch, const OrdinalView& plan_level,
+            const OrdinalView& plan_waves)
+      : graph(g), level(plan_level), order(plan_waves), storage_(&scratch) {
+    const std::size_t waves = g.wave_count();
+    remaining = prefix(scratch.remaining, waves);
+    released = prefix(scratch.graph.cursor, waves);
+    chain_distance = released;
+    counters = scratch.step_counters;
+    scratch.layer_begin.clear();
+    layer_begin_ = &scratch.layer_begin;
+  }
+
+  // --- device buffers (see the table above) ---
+  Graph graph;
+  Graph reverse;
+  OffsetView remaining;
+  OrdinalView level;
+  OrdinalView order;
+  OffsetView released;
+  OffsetView in_cursor;
+  OrdinalView chain_link;
+  OffsetView chain_distance;
+  CounterView counters;
+
+  // --- the frontier cursor (host) ---
+  std::uint64_t begin = 0;     ///< order index of the current frontier
+  std::uint64_t frontier = 0;  ///< its size
+  std::uint64_t previous = 0;  ///< the size of the one before
+  std::uint64_t widest = 0;    ///< the widest frontier so far
+  Ordinal layer = 0;           ///< its level
+
+  // --- what earlier steps left for later ones ---
+  bool owes_edges = false;        ///< bottom-up layers' out-edges not yet taken from `remaining`
+  std::uint64_t owed_from = 0;    ///< order index of the first such layer
+  std::uint64_t bottom_up_scanned = 0;  ///< waves visited by bottom-up steps
+  bool persistent_refused = false;      ///< the device could not hold a persistent league
+
+  // --- the end of the walk ---
+  bool finished = false;          ///< a terminal step scheduled every reachable wave
+  bool groups_on_device = false;  ///< layers after layer_begin().back() were never seen by the host
+  std::uint64_t scheduled = 0;    ///< waves given a level (when finished)
+
+  PlanStatistics stats;
+
+  std::uint64_t wave_count() const { return graph.wave_count(); }
+  std::uint64_t dependency_count() const { return graph.dependency_count(); }
+  /// Host: where each layer starts in `order` (the group offsets when the
+  /// host saw every layer).
+  const std::vector<Ordinal>& layer_begin() const { return *layer_begin_; }
+  auto release_rule() const { return detail::release_rule<ExecSpace>(remaining, level); }
+
+  /// The per-layer bookkeeping: the current frontier becomes a closed layer
+  /// and the next one (`next` waves, right behind it in `order`) is current.
+  void close_layer(std::uint64_t next) {
+    begin += frontier;
+    layer_begin_->push_back(static_cast<Ordinal>(begin));
+    ++layer;
+    previous = frontier;
+    frontier = next;
+    if (next > widest) widest = next;
+  }
+
+  /// A terminal step ends the walk with `total` waves scheduled.
+  void finish(std::uint64_t total, bool on_device) {
+    finished = true;
+    scheduled = total;
+    groups_on_device = on_device;
+  }
+
+  /// Takes the owed out-edges of bottom-up layers from `remaining` (no wave is
+  /// released by this); every step that reads `remaining` calls it first.
+  void pay_owed_edges(const ExecSpace& space) {
+    if (!owes_edges) return;
+    owes_edges = false;
+    const auto row_map = graph.row_map;
+    const auto entries = graph.entries;
+    const auto rem = remaining;
+    const auto ord = order;
+    Kokkos::parallel_for(
+        "strata::plan::catch_up", Kokkos::RangePolicy<ExecSpace>(space, owed_from, begin),
+        KOKKOS_LAMBDA(const std::size_t i) {
+          const Ordinal w = ord(i);
+          for (Offset e = row_map(w); e < row_map(w + 1); ++e)
+            detail::fetch_sub<ExecSpace>(&rem(entries(e)), Offset(1));
+        });
+  }
+
+  /// Grows the in-edge buffers (reverse, in_cursor); true when they were new.
+  bool reserve_reverse() {
+    if (reverse.row_map.extent(0) != 0) return false;
+    const std::size_t waves = wave_count(), edges = dependency_count();
+    storage_->reserve_reverse(waves, edges);
+    reverse.row_map = prefix(storage_->reverse_row_map, waves + 1);
+    reverse.entries = prefix(storage_->reverse_entries, edges);
+    in_cursor = prefix(storage_->in_cursor, waves);
+    return true;
+  }
+
+  /// Grows the chain links.
+  void reserve_chain_link() {
+    reserve_capacity(storage_->order, wave_count(), "chain links");
+    chain_link = prefix(storage_->order, wave_count());
+  }
+
+ private:
+  Scratch* storage_;
+  std::vector<Ordinal>* layer_begin_;
+};
+
+}  // namespace strata::detail

@@ -1,0 +1,50 @@
+#pragma once
+// The release rule every step shares: an edge e -> t of a scheduled wave
+// takes one from t's remaining in-degree; the edge that takes the last one
+// releases t. The layer-synchronous steps (top-down, paced, persistent) then
+// give t the next level and park e in remaining(t) — nobody decrements t
+// again, so that word can say which edge released t, and the step's append
+// phase writes t exactly once, even with duplicate edges, without a second
+// atomic counter (`parked`). The fused queue takes levels as maxima instead
+// and only uses `last_in_edge`.
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/atomics.hpp>
+
+namespace strata::detail {
+
+template <class ExecSpace, class RemainingView, class LevelView>
+struct ReleaseRule {
+  using Offset = typename RemainingView::non_const_value_type;
+  using Ordinal = typename LevelView::non_const_value_type;
+  RemainingView remaining;
+  LevelView level;
+
+  /// Takes edge e's one from t's remaining in-degree; true when it was the last.
+  KOKKOS_INLINE_FUNCTION bool last_in_edge(const Ordinal t) const {
+    return detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1);
+  }
+  /// Edge e -> t of a wave of the current layer: true when e released t,
+  /// which then has `next_level` and e parked in remaining(t).
+  KOKKOS_INLINE_FUNCTION bool release(const Offset e, const Ordinal t,
+                                      const Ordinal next_level) const {
+    if (!last_in_edge(t)) return false;
+    level(t) = next_level;
+    remaining(t) = e;
+    return true;
+  }
+  /// After the release phase (a kernel boundary later): whether e is the edge
+  /// that released t into `next_level`.
+  KOKKOS_INLINE_FUNCTION bool parked(const Offset e, const Ordinal t,
+                                     const Ordinal next_level) const {
+    return level(t) == next_level && remaining(t) == e;
+  }
+};
+
+template <class ExecSpace, class RemainingView, class LevelView>
+ReleaseRule<ExecSpace, RemainingView, LevelView> release_rule(const RemainingView& remaining,
+                                                              const LevelView& level) {
+  return {remaining, level};
+}
+
+}  // namespace strata::detail
