@@ -36,7 +36,8 @@
 // launches from it), the count of completed waves and the first open group.
 //
 // Host round trips per run(): none between groups or waves; one copy of the
-// control words and one reduction (the first open group) at the end.
+// control words and one reduction over the wave states (the completed
+// count and the first open group) at the end.
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -48,6 +49,7 @@
 
 #include <strata/core/device_barrier.hpp>
 #include <strata/core/error.hpp>
+#include <strata/core/league_rendezvous.hpp>
 #include <strata/core/profiling_region.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/execute/detail/dataflow.hpp>
@@ -102,6 +104,7 @@ class Executor {
                                                  "execute::control", true);
     control_host_ = Kokkos::create_mirror_view(control_);
     barrier_ = DeviceBarrier<memory_space>("strata::execute::group_barrier");
+    rendezvous_ = LeagueRendezvous<memory_space>("strata::execute::league_rendezvous");
     reset();
   }
 
@@ -181,6 +184,7 @@ class Executor {
   Kokkos::View<std::uint64_t*, memory_space> control_;
   typename Kokkos::View<std::uint64_t*, memory_space>::HostMirror control_host_;
   DeviceBarrier<memory_space> barrier_;
+  LeagueRendezvous<memory_space> rendezvous_;
   Kokkos::View<Offset*, memory_space> remaining_;
   Kokkos::View<Ordinal*, memory_space> queue_slots_;
   Kokkos::View<std::uint64_t*, memory_space> queue_sequence_;
@@ -205,8 +209,15 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   const std::uint64_t groups = plan_.group_count();
   const auto s = wave_state(options.max_requeues_per_wave);
 
+  if (options.residency_timeout.count() <= 0)
+    throw PlanError::invalid_launch_config(
+        "residency_timeout",
+        "RunOptions::residency_timeout is " + std::to_string(options.residency_timeout.count()) +
+            " ns",
+        "give the persistent league a positive time to start, e.g. the default 5 s");
   PersistentKernel<ExecSpace, Ordinal, Functor> persistent{
-      s, plan_.waves, plan_.group_offsets, barrier_, f, first_open_group_, groups, 1};
+      s,  plan_.waves, plan_.group_offsets, barrier_, rendezvous_, f, first_open_group_, groups,
+      1, static_cast<std::uint64_t>(options.residency_timeout.count())};
   RunReport report;
   report.mode = options.mode;
   if (options.mode == ExecuteMode::Automatic) {
@@ -218,7 +229,7 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
     plan_shape.groups = groups;
     plan_shape.device_concurrency = limits_.concurrency;
     plan_shape.resident_teams = shape.league;
-    plan_shape.host_backend = is_host_backend_v<ExecSpace>;
+    plan_shape.host_backend = launch::is_host_backend_v<ExecSpace>;
     const auto rec = launch::LaunchPolicy::standard().recommend_execution(plan_shape);
     report.mode = execute_mode_of(rec.strategy);
     report.reason = rec.reason;
@@ -280,17 +291,24 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   space_.fence();
   const auto& c = control_host_;
   const std::uint64_t completed_before = completed_;
-  completed_ = count_completed(space_, s);
-  first_open_group_ = complete() ? groups : first_open_group(space_, s, plan_.level, groups);
+  const Progress progress = progress_of(space_, s, plan_.level, groups);
+  completed_ = progress.completed;
+  first_open_group_ = progress.first_open_group;
   report.waves_run = completed_ - completed_before;
   report.requeues = c(run_requeues);
   report.layers = first_open_group_ - groups_before;
   report.league_size = league;
   report.team_size = team_size;
   finish();
-  if (c(abort_word) != 0) {
+  const auto rendezvous = report.mode == ExecuteMode::Persistent && league > 1
+                              ? rendezvous_.outcome()
+                              : typename LeagueRendezvous<memory_space>::Outcome{};
+  if (rendezvous.abandoned) {  // no team ran a wave
     error_ = PlanError::not_co_resident(league, static_cast<std::uint64_t>(team_size),
-                                        c(resident_seen), ExecSpace::name());
+                                        rendezvous.arrived, ExecSpace::name());
+  } else if (c(abort_word) != 0) {  // a queue slot never freed: a team stopped running
+    error_ = PlanError::not_co_resident(league, static_cast<std::uint64_t>(team_size),
+                                        league > 1 ? league - 1 : 1, ExecSpace::name());
   } else if (c(fault_wave) != no_wave) {
     error_ = PlanError::wave_faulted(c(fault_wave));
   } else if (c(requeue_wave) != no_wave) {

@@ -60,9 +60,9 @@ struct ReadyQueue {
       }
       spin_pause(spins);
     }
-    Kokkos::memory_fence();
+    acquire_fence();  // the previous lap's pop, before the slot is overwritten
     volatile_store(&slots(k), w);
-    Kokkos::memory_fence();  // the wave before its sequence word
+    release_fence();  // the wave before its sequence word
     volatile_store(&sequence(k), p + 1);
     return true;
   }
@@ -76,9 +76,9 @@ struct ReadyQueue {
       const std::uint64_t seq = volatile_load(&sequence(k));
       if (seq == p + 1) {
         if (Kokkos::atomic_compare_exchange(&control(queue_head), p, p + 1) == p) {
-          Kokkos::memory_fence();  // the sequence word before the wave
+          acquire_fence();  // the sequence word before the wave
           w = volatile_load(&slots(k));
-          Kokkos::memory_fence();
+          release_fence();  // the wave read before the slot is handed back
           volatile_store(&sequence(k), p + capacity());
           return true;
         }
@@ -106,6 +106,80 @@ struct DataflowKernel {
   Functor f;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    if (team.team_size() == 1) {
+      run_solo(team);
+    } else {
+      run_team(team);
+    }
+  }
+
+  /// Teams of one thread (the default on every host backend): no team
+  /// collective, and two things a shared queue does not need to see:
+  ///  * a continuation: of the successors that a completed wave makes ready,
+  ///    the team runs the first itself, next (it would pop one anyway), and
+  ///    pushes only the others, so a chain never passes through the queue
+  ///    and a wide front sends one wave in (successors - 1) through it;
+  ///  * batched completions: the team subtracts its completed waves from
+  ///    `outstanding` when it finds the queue empty (and when it leaves), not
+  ///    one global atomic per wave. outstanding reaches zero only once every
+  ///    wave completed and every team flushed, so the run still ends exactly
+  ///    then.
+  /// A wave held as the continuation when the run stops stays Queued (not in
+  /// the queue): prepare_dataflow() rebuilds the queue from the states.
+  KOKKOS_INLINE_FUNCTION void run_solo(const member_type& team) const {
+    std::uint64_t* const outstanding_word = s.word(outstanding);
+    std::uint64_t done = 0;  // completions not yet subtracted from outstanding
+    std::uint64_t idle = 0;  // empty polls in a row
+    Ordinal w = 0;
+    bool held = false;  // w is a continuation
+    for (;;) {
+      if (!held) {
+        if (volatile_load(s.word(stop_word)) != 0 || volatile_load(s.word(abort_word)) != 0)
+          break;
+        if (!queue.try_pop(w)) {
+          if (done != 0) {
+            Kokkos::atomic_fetch_sub(outstanding_word, done);
+            done = 0;
+          }
+          if (volatile_load(outstanding_word) == 0) break;
+          spin_pause(idle);
+          ++idle;
+          continue;
+        }
+        idle = 0;
+      }
+      held = false;
+      if (!s.may_start()) break;
+      s.mark_running(w);
+      acquire_fence();  // the predecessors' writes, seen before the wave reads them
+      const std::uint32_t outcome = invoke_wave(f, team, w);
+      release_fence();  // this execution's writes, before anything is released
+      const int next = s.record(w, outcome);
+      if (next == outcome_stop) break;
+      if (next == outcome_again) {
+        queue.push(w);
+        continue;
+      }
+      ++done;
+      const Ordinal completed = w;
+      const std::uint64_t last = row_map(completed + 1);
+      for (std::uint64_t e = row_map(completed); e < last; ++e) {
+        const Ordinal t = entries(e);
+        if (Kokkos::atomic_fetch_sub(&remaining(t), Offset(1)) != Offset(1)) continue;
+        if (held) {
+          queue.push(t);
+        } else {
+          w = t;
+          held = true;
+        }
+      }
+    }
+    if (done != 0) Kokkos::atomic_fetch_sub(outstanding_word, done);
+  }
+
+  /// Teams of several threads: the leader pops and records, the team runs
+  /// the wave and releases its successors (spread over its threads).
+  KOKKOS_INLINE_FUNCTION void run_team(const member_type& team) const {
     std::uint64_t idle = 0;  // the leader's count of empty polls in a row
     for (;;) {
       std::uint64_t code = code_stop;
