@@ -166,11 +166,13 @@ class Executor {
   }
   void ensure_dataflow_storage() {
     const std::uint64_t waves = plan_.wave_count();
-    if (remaining_.extent(0) == waves && queue_slots_.extent(0) == waves) return;
+    const std::uint64_t capacity = execute_detail::queue_capacity(waves);
+    if (remaining_.extent(0) == waves && queue_slots_.extent(0) == capacity) return;
     remaining_ = allocate_view<decltype(remaining_)>(waves, "execute::remaining_predecessors");
-    queue_slots_ = allocate_view<decltype(queue_slots_)>(waves, "execute::ready_queue");
+    queue_slots_ = allocate_view<decltype(queue_slots_)>(capacity, "execute::ready_queue");
     queue_sequence_ =
-        allocate_view<decltype(queue_sequence_)>(waves, "execute::ready_queue_sequence");
+        allocate_view<decltype(queue_sequence_)>(capacity, "execute::ready_queue_sequence");
+    dataflow_start_ = execute_detail::dataflow_start<ExecSpace, Ordinal, Offset>(space_, graph_.entries, waves);
   }
 
   ExecSpace space_;
@@ -188,6 +190,7 @@ class Executor {
   Kokkos::View<Offset*, memory_space> remaining_;
   Kokkos::View<Ordinal*, memory_space> queue_slots_;
   Kokkos::View<std::uint64_t*, memory_space> queue_sequence_;
+  execute_detail::DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start_;
   std::uint64_t completed_ = 0;
   std::uint64_t first_open_group_ = 0;
   std::optional<PlanError> error_;
@@ -273,7 +276,8 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       league = shape.league;
       team_size = shape.team_size;
       start_run(space_, control_, budget_ns, waves - completed_);
-      prepare_dataflow(space_, s, queue, remaining_, graph_.row_map, graph_.entries);
+      prepare_dataflow(space_, s, queue, remaining_, graph_.row_map, graph_.entries,
+                       dataflow_start_, completed_ == 0);
       run_dataflow(space_, kernel, league, team_size, options.label);
       break;
     }

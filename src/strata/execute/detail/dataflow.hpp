@@ -6,7 +6,8 @@
 // multi-consumer ring (Vyukov's sequence-numbered slots) instead of
 // WorkGraphPolicy's one-push-per-item array:
 //
-//   slot k of `capacity` (= wave count) holds a wave and a 64-bit sequence
+//   slot k of `capacity` (the wave count rounded up to a power of two, so a
+//   position's slot is a mask, not a division) holds a wave and a 64-bit sequence
 //   word; a push at position p waits until seq(p % capacity) == p, writes the
 //   wave, then seq = p + 1; a pop claims position p = head by compare-and-swap
 //   once seq(p % capacity) == p + 1, reads the wave, then seq = p + capacity.
@@ -34,10 +35,18 @@
 
 #include <strata/core/device_barrier.hpp>
 #include <strata/core/spin_wait.hpp>
+#include <strata/core/storage.hpp>
 #include <strata/execute/detail/executor_state.hpp>
 #include <strata/execute/detail/wave_invoke.hpp>
 
 namespace strata::execute_detail {
+
+/// The ready queue's slots for `waves` waves: the next power of two.
+inline std::uint64_t queue_capacity(std::uint64_t waves) {
+  std::uint64_t capacity = 1;
+  while (capacity < waves) capacity *= 2;  // at most 64 doublings: waves < 2^63
+  return capacity;
+}
 
 template <class ExecSpace, class Ordinal>
 struct ReadyQueue {
@@ -46,13 +55,17 @@ struct ReadyQueue {
   Kokkos::View<std::uint64_t*, memory_space> sequence;
   Kokkos::View<std::uint64_t*, memory_space> control;  ///< queue_head, queue_tail, abort_word
 
+  /// A power of two (queue_capacity()).
   KOKKOS_INLINE_FUNCTION std::uint64_t capacity() const { return slots.extent(0); }
+  KOKKOS_INLINE_FUNCTION std::uint64_t slot_of(std::uint64_t p) const {
+    return p & (capacity() - 1);
+  }
 
   /// Any thread. Returns false only if the slot never frees (the abort word
   /// is raised then: a team stopped making progress).
   KOKKOS_INLINE_FUNCTION bool push(Ordinal w) const {
     const std::uint64_t p = Kokkos::atomic_fetch_add(&control(queue_tail), std::uint64_t(1));
-    const std::uint64_t k = p % capacity();
+    const std::uint64_t k = slot_of(p);
     for (std::uint64_t spins = 0; volatile_load(&sequence(k)) != p; ++spins) {
       if (spins >= DeviceBarrier<memory_space>::default_spin_limit) {
         Kokkos::atomic_fetch_max(&control(abort_word), std::uint64_t(1));
@@ -72,7 +85,7 @@ struct ReadyQueue {
   KOKKOS_INLINE_FUNCTION bool try_pop(Ordinal& w) const {
     for (int attempt = 0; attempt < 64; ++attempt) {
       const std::uint64_t p = volatile_load(&control(queue_head));
-      const std::uint64_t k = p % capacity();
+      const std::uint64_t k = slot_of(p);
       const std::uint64_t seq = volatile_load(&sequence(k));
       if (seq == p + 1) {
         if (Kokkos::atomic_compare_exchange(&control(queue_head), p, p + 1) == p) {
@@ -130,6 +143,7 @@ struct DataflowKernel {
     std::uint64_t* const outstanding_word = s.word(outstanding);
     std::uint64_t done = 0;  // completions not yet subtracted from outstanding
     std::uint64_t idle = 0;  // empty polls in a row
+    DeadlinePoll poll;
     Ordinal w = 0;
     bool held = false;  // w is a continuation
     for (;;) {
@@ -149,7 +163,7 @@ struct DataflowKernel {
         idle = 0;
       }
       held = false;
-      if (!s.may_start()) break;
+      if (!s.may_start(poll)) break;
       s.mark_running(w);
       acquire_fence();  // the predecessors' writes, seen before the wave reads them
       const std::uint32_t outcome = invoke_wave(f, team, w);
@@ -232,24 +246,88 @@ struct DataflowKernel {
   }
 };
 
+/// What a dataflow run that starts from scratch (no wave completed) begins
+/// with, computed once per executor: every wave's in-degree and the waves
+/// without predecessors, in ascending order.
+template <class ExecSpace, class Ordinal, class Offset>
+struct DataflowStart {
+  Kokkos::View<Offset*, typename ExecSpace::memory_space> in_degree;
+  Kokkos::View<Ordinal*, typename ExecSpace::memory_space> sources;
+  std::uint64_t source_count = 0;
+};
+
+template <class ExecSpace, class Ordinal, class Offset>
+DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start(
+    const ExecSpace& space, const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& entries,
+    std::uint64_t waves) {
+  DataflowStart<ExecSpace, Ordinal, Offset> start;
+  start.in_degree = allocate_view<decltype(start.in_degree)>(waves, "execute::in_degree", true);
+  const auto in_degree = start.in_degree;
+  Kokkos::parallel_for(
+      "strata::execute::dataflow_in_degrees",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, entries.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t e) {
+        Kokkos::atomic_fetch_add(&in_degree(entries(e)), Offset(1));
+      });
+  std::uint64_t count = 0;
+  Kokkos::parallel_reduce(
+      "strata::execute::dataflow_source_count", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& n) { n += in_degree(w) == 0 ? 1 : 0; },
+      count);
+  start.source_count = count;
+  start.sources = allocate_view<decltype(start.sources)>(count, "execute::dataflow_sources");
+  const auto sources = start.sources;
+  Kokkos::parallel_scan(
+      "strata::execute::dataflow_sources", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& offset, const bool final) {
+        if (in_degree(w) != 0) return;
+        if (final) sources(offset) = static_cast<Ordinal>(w);
+        ++offset;
+      });
+  space.fence();
+  return start;
+}
+
 /// Rebuilds the counters and the ready queue from the wave states (queued
-/// on `space` after start_run, which zeroes head and tail).
+/// on `space` after start_run, which zeroes head and tail). A run from
+/// scratch (`fresh`: no wave completed) copies them from `start` (one copy
+/// and one pass); a resumed run recounts the in-degrees over the waves not
+/// completed (three passes).
 template <class ExecSpace, class Ordinal, class Offset>
 void prepare_dataflow(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
                       const ReadyQueue<ExecSpace, Ordinal>& queue,
                       const Kokkos::View<Offset*, typename ExecSpace::memory_space>& remaining,
                       const Kokkos::View<Offset*, typename ExecSpace::memory_space>& row_map,
-                      const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& entries) {
+                      const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& entries,
+                      const DataflowStart<ExecSpace, Ordinal, Offset>& start, bool fresh) {
   const std::size_t waves = s.state.extent(0);
   const auto state = s.state;
   const auto control = s.control;
   const auto slots = queue.slots;
   const auto sequence = queue.sequence;
+  if (fresh) {
+    Kokkos::deep_copy(space, remaining, start.in_degree);
+    const auto sources = start.sources;
+    const std::uint64_t count = start.source_count;
+    Kokkos::parallel_for(
+        "strata::execute::dataflow_queue", Kokkos::RangePolicy<ExecSpace>(space, 0, sequence.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t i) {
+          if (i < count) {
+            slots(i) = sources(i);
+            sequence(i) = i + 1;  // filled: the pop at position i takes it
+          } else {
+            sequence(i) = i;  // empty: awaiting the push at position i
+          }
+          if (i == 0) control(queue_tail) = count;
+        });
+    return;
+  }
   constexpr std::uint32_t done = word_of(launch::TaskState::Completed);
   Kokkos::parallel_for(
-      "strata::execute::dataflow_clear", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      "strata::execute::dataflow_clear",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, sequence.extent(0)),  // >= waves
       KOKKOS_LAMBDA(const std::size_t i) {
-        remaining(i) = 0;
+        if (i < waves) remaining(i) = 0;
         sequence(i) = i;  // empty: awaiting the push at position i
       });
   Kokkos::parallel_for(

@@ -58,6 +58,15 @@ KOKKOS_INLINE_FUNCTION constexpr std::uint32_t word_of(launch::TaskState s) {
   return static_cast<std::uint32_t>(s);
 }
 
+/// A thread's state for WaveState::may_start(DeadlinePoll&).
+struct DeadlinePoll {
+  static constexpr std::uint64_t short_ns = 2000;
+  static constexpr std::uint32_t max_stride = 16;
+  std::uint64_t last_ns = 0;
+  std::uint32_t stride = 1;
+  std::uint32_t countdown = 0;
+};
+
 template <class ExecSpace, class Ordinal>
 struct WaveState {
   using memory_space = typename ExecSpace::memory_space;
@@ -82,6 +91,35 @@ struct WaveState {
       Kokkos::atomic_fetch_max(word(stop_word), stop_drain);
       return false;
     }
+    return true;
+  }
+
+  /// may_start() for a thread that checks before every wave it starts: the
+  /// clock is read every `poll.stride` checks, the stride doubling (up to
+  /// DeadlinePoll::max_stride) while reads come less than
+  /// DeadlinePoll::short_ns apart and back to 1 after a longer gap. Waves of
+  /// a few hundred nanoseconds thus pay a fraction of a clock read each, and
+  /// past the deadline a thread starts at most max_stride - 1 more waves, each
+  /// of them short (a wave longer than short_ns resets the stride to 1).
+  KOKKOS_INLINE_FUNCTION bool may_start(DeadlinePoll& poll) const {
+    if (volatile_load(word(stop_word)) != 0) return false;
+    if (poll.countdown > 0) {
+      --poll.countdown;
+      return true;
+    }
+    if (volatile_load(word(run_completed)) == 0) return true;
+    const std::uint64_t now = device_clock_ns();
+    if (now >= volatile_load(word(deadline_ns))) {
+      Kokkos::atomic_fetch_max(word(stop_word), stop_drain);
+      return false;
+    }
+    if (now - poll.last_ns < DeadlinePoll::short_ns) {
+      if (poll.stride < DeadlinePoll::max_stride) poll.stride *= 2;
+    } else {
+      poll.stride = 1;
+    }
+    poll.last_ns = now;
+    poll.countdown = poll.stride - 1;
     return true;
   }
 
