@@ -18,16 +18,28 @@
 //   Positions are 64-bit and never wrap.
 //
 // A team pops a wave, runs it once, and on Completed decrements its
-// successors' counters (spread over the team's threads), pushing each that
-// reaches zero; it then decrements `outstanding`. The run ends when
-// outstanding reaches zero, or at a stop (drain or error). A wave's writes
-// are fenced (every thread, then a team barrier) before its successors are
-// released; the popping team fences before it runs the wave.
+// successors' counters, pushing each that reaches zero. The run ends when
+// `outstanding` (the waves not completed) reaches zero, or at a stop (drain
+// or error). Two kernels share the loop's contract:
+//  * teams of one thread (run_solo: every host backend by default) keep the
+//    first successor that became ready as their next wave (a continuation:
+//    a chain never touches the queue), subtract their completions from
+//    `outstanding` in batches (when they find the queue empty), read the
+//    deadline clock only every few short waves (DeadlinePoll), and use no
+//    team collective;
+//  * teams of several threads (run_team) pop and record on the leader,
+//    release the successors over the team's threads, and decrement
+//    `outstanding` once per wave.
+// A wave's writes are fenced before its successors are released (every
+// thread, then a team barrier, for teams; a release fence before the
+// counters' atomics, for one thread); the wave's team fences (acquire)
+// before it runs the wave.
 //
 // prepare_dataflow() rebuilds the counters and the queue from the per-wave
 // states when a dataflow run starts (in-degrees counting only predecessors
 // that are not Completed; the ready waves in ascending order), so a dataflow
-// run resumes a drained run of any mode.
+// run resumes a drained run of any mode; a run from scratch copies the
+// in-degrees and the source waves that dataflow_start() computed once.
 #include <cstdint>
 #include <string>
 
@@ -69,6 +81,7 @@ struct ReadyQueue {
     for (std::uint64_t spins = 0; volatile_load(&sequence(k)) != p; ++spins) {
       if (spins >= DeviceBarrier<memory_space>::default_spin_limit) {
         Kokkos::atomic_fetch_max(&control(abort_word), std::uint64_t(1));
+        Kokkos::atomic_fetch_max(&control(stop_word), stop_error);  // every team leaves
         return false;
       }
       spin_pause(spins);
@@ -78,6 +91,42 @@ struct ReadyQueue {
     release_fence();  // the wave before its sequence word
     volatile_store(&sequence(k), p + 1);
     return true;
+  }
+
+  /// One thread: claims up to `max` consecutive filled positions with one
+  /// compare-and-swap of the head and copies their waves to `out`; returns
+  /// how many (0: the queue looks empty, or stayed contended for 64
+  /// attempts). Filled positions stay filled until popped (the next lap's
+  /// push waits for the pop), so the positions counted before the CAS are
+  /// the claimed ones.
+  KOKKOS_INLINE_FUNCTION std::uint32_t try_pop_many(Ordinal* out, std::uint32_t max) const {
+    for (int attempt = 0; attempt < 64; ++attempt) {
+      const std::uint64_t p = volatile_load(&control(queue_head));
+      const std::uint64_t seq = volatile_load(&sequence(slot_of(p)));
+      if (seq == p + 1) {
+        std::uint32_t n = 1;
+        while (n < max && volatile_load(&sequence(slot_of(p + n))) == p + n + 1) ++n;
+        if (Kokkos::atomic_compare_exchange(&control(queue_head), p, p + n) == p) {
+          acquire_fence();  // the sequence words before the waves
+          for (std::uint32_t i = 0; i < n; ++i) out[i] = volatile_load(&slots(slot_of(p + i)));
+          release_fence();  // the waves read before the slots are handed back
+          for (std::uint32_t i = 0; i < n; ++i)
+            volatile_store(&sequence(slot_of(p + i)), p + i + capacity());
+          return n;
+        }
+      } else if (seq <= p) {
+        return 0;  // not filled yet: empty (or a push in flight)
+      }
+    }
+    return 0;
+  }
+
+  /// Waves queued beyond position `head` (a racy estimate: pushes in flight
+  /// count).
+  KOKKOS_INLINE_FUNCTION std::uint64_t backlog() const {
+    const std::uint64_t head = volatile_load(&control(queue_head));
+    const std::uint64_t tail = volatile_load(&control(queue_tail));
+    return tail > head ? tail - head : 0;
   }
 
   /// One thread. False when the queue looks empty (or stayed contended for
@@ -110,6 +159,8 @@ struct DataflowKernel {
   using memory_space = typename ExecSpace::memory_space;
   static constexpr std::uint64_t code_stop = no_wave;
   static constexpr std::uint64_t code_idle = no_wave - 1;
+  /// The most waves a team of one thread pops at once.
+  static constexpr std::uint32_t pop_batch = 8;
 
   WaveState<ExecSpace, Ordinal> s;
   ReadyQueue<ExecSpace, Ordinal> queue;
@@ -144,23 +195,37 @@ struct DataflowKernel {
     std::uint64_t done = 0;  // completions not yet subtracted from outstanding
     std::uint64_t idle = 0;  // empty polls in a row
     DeadlinePoll poll;
+    const std::uint64_t teams = static_cast<std::uint64_t>(team.league_size());
+    Ordinal batch[pop_batch];  // popped, not started yet: batch[first .. count)
+    std::uint32_t first = 0, count = 0;
     Ordinal w = 0;
     bool held = false;  // w is a continuation
     for (;;) {
       if (!held) {
-        if (volatile_load(s.word(stop_word)) != 0 || volatile_load(s.word(abort_word)) != 0)
-          break;
-        if (!queue.try_pop(w)) {
-          if (done != 0) {
-            Kokkos::atomic_fetch_sub(outstanding_word, done);
-            done = 0;
+        if (first == count) {
+          if (volatile_load(s.word(stop_word)) != 0 || volatile_load(s.word(abort_word)) != 0)
+            break;
+          // A long queue is shared out in batches (one CAS for several
+          // waves); a short one wave at a time, so no team hides waves that
+          // another team could run.
+          const std::uint64_t share = queue.backlog() / (2 * teams);
+          const std::uint32_t want =
+              share >= pop_batch ? pop_batch : (share < 1 ? 1u : static_cast<std::uint32_t>(share));
+          first = 0;
+          count = queue.try_pop_many(batch, want);
+          if (count == 0) {
+            if (done != 0) {
+              Kokkos::atomic_fetch_sub(outstanding_word, done);
+              done = 0;
+            }
+            if (volatile_load(outstanding_word) == 0) break;
+            spin_pause(idle);
+            ++idle;
+            continue;
           }
-          if (volatile_load(outstanding_word) == 0) break;
-          spin_pause(idle);
-          ++idle;
-          continue;
+          idle = 0;
         }
-        idle = 0;
+        w = batch[first++];
       }
       held = false;
       if (!s.may_start(poll)) break;

@@ -218,7 +218,7 @@ struct ProgressReducer {
 #endif
   KOKKOS_INLINE_FUNCTION void init(value_type& value) const {
     value.completed = 0;
-    value.first_open_group = std::numeric_limits<std::uint64_t>::max();
+    value.first_open_group = ~std::uint64_t(0);  // none open (no numeric_limits: device code)
   }
   KOKKOS_INLINE_FUNCTION value_type& reference() const { return *result.data(); }
   KOKKOS_INLINE_FUNCTION result_view_type view() const { return result; }
