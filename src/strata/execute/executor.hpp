@@ -172,7 +172,8 @@ class Executor {
     queue_slots_ = allocate_view<decltype(queue_slots_)>(capacity, "execute::ready_queue");
     queue_sequence_ =
         allocate_view<decltype(queue_sequence_)>(capacity, "execute::ready_queue_sequence");
-    dataflow_start_ = execute_detail::dataflow_start<ExecSpace, Ordinal, Offset>(space_, graph_.entries, waves);
+    dataflow_start_ =
+        execute_detail::dataflow_start<ExecSpace, Ordinal, Offset>(space_, graph_.entries, waves);
   }
 
   ExecSpace space_;
@@ -219,8 +220,8 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
             " ns",
         "give the persistent league a positive time to start, e.g. the default 5 s");
   PersistentKernel<ExecSpace, Ordinal, Functor> persistent{
-      s,  plan_.waves, plan_.group_offsets, barrier_, rendezvous_, f, first_open_group_, groups,
-      1, static_cast<std::uint64_t>(options.residency_timeout.count())};
+      s, plan_.waves, plan_.group_offsets, barrier_, rendezvous_, f, first_open_group_, groups, 1,
+      static_cast<std::uint64_t>(options.residency_timeout.count())};
   RunReport report;
   report.mode = options.mode;
   if (options.mode == ExecuteMode::Automatic) {

@@ -99,8 +99,9 @@ struct WaveState {
   /// DeadlinePoll::max_stride) while reads come less than
   /// DeadlinePoll::short_ns apart and back to 1 after a longer gap. Waves of
   /// a few hundred nanoseconds thus pay a fraction of a clock read each, and
-  /// past the deadline a thread starts at most max_stride - 1 more waves, each
-  /// of them short (a wave longer than short_ns resets the stride to 1).
+  /// past the deadline a thread starts at most max_stride - 1 more waves; the
+  /// stride is above 1 only after reads less than short_ns apart, so those
+  /// waves are short unless the waves' length jumps from one to the next.
   KOKKOS_INLINE_FUNCTION bool may_start(DeadlinePoll& poll) const {
     if (volatile_load(word(stop_word)) != 0) return false;
     if (poll.countdown > 0) {
