@@ -36,8 +36,10 @@
 // launches from it), the count of completed waves and the first open group.
 //
 // Host round trips per run(): none between groups or waves; one copy of the
-// control words and one reduction over the wave states (the completed
-// count and the first open group) at the end.
+// control words at the end, and, when the run stopped early (drain or
+// error), one reduction over the wave states (the completed count and the
+// first open group). reset() launches nothing: the next run's first kernel
+// clears the states.
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -126,10 +128,10 @@ class Executor {
   std::uint64_t waves_completed() const { return completed_; }
 
   /// Every wave pending again (same plan), requeue counts and errors cleared.
+  /// Nothing is launched here: the next run() clears the device state in its
+  /// first kernel.
   void reset() {
-    Kokkos::deep_copy(space_, state_, execute_detail::word_of(TaskState::Queued));
-    Kokkos::deep_copy(space_, requeues_, std::uint32_t(0));
-    space_.fence();
+    states_pending_reset_ = true;
     completed_ = 0;
     first_open_group_ = 0;
     error_.reset();
@@ -138,9 +140,14 @@ class Executor {
   /// The live slot states: one TaskWorkItem per wave (state_word the wave's
   /// TaskState, priority_age its requeues so far, payload the wave id).
   std::vector<launch::TaskWorkItem> task_snapshot() const {
+    std::vector<launch::TaskWorkItem> tasks(plan_.wave_count());
+    if (states_pending_reset_) {  // reset() and no run since: every wave Queued
+      for (std::size_t w = 0; w < tasks.size(); ++w)
+        tasks[w] = launch::TaskWorkItem{execute_detail::word_of(TaskState::Queued), 0, w};
+      return tasks;
+    }
     const auto state = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state_);
     const auto requeues = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), requeues_);
-    std::vector<launch::TaskWorkItem> tasks(state.extent(0));
     for (std::size_t w = 0; w < tasks.size(); ++w)
       tasks[w] = launch::TaskWorkItem{state(w), requeues(w), w};
     return tasks;
@@ -194,6 +201,7 @@ class Executor {
   execute_detail::DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start_;
   std::uint64_t completed_ = 0;
   std::uint64_t first_open_group_ = 0;
+  bool states_pending_reset_ = true;  ///< reset() since the last run: the device state is stale
   std::optional<PlanError> error_;
 };
 
@@ -262,7 +270,8 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
                              options.league_size, config_.worker_count, waves);
       league = persistent.league = shape.league;
       team_size = shape.team_size;
-      start_run(space_, control_, budget_ns, waves - completed_);
+      start_run(space_, s, budget_ns, waves - completed_, states_pending_reset_);
+      states_pending_reset_ = false;
       run_persistent(space_, persistent, team_size, options.label);
       break;
     }
@@ -276,14 +285,16 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
                              options.league_size, config_.worker_count, waves - completed_);
       league = shape.league;
       team_size = shape.team_size;
-      start_run(space_, control_, budget_ns, waves - completed_);
+      start_run(space_, s, budget_ns, waves - completed_, states_pending_reset_);
+      states_pending_reset_ = false;
       prepare_dataflow(space_, s, queue, remaining_, graph_.row_map, graph_.entries,
                        dataflow_start_, completed_ == 0);
       run_dataflow(space_, kernel, league, team_size, options.label);
       break;
     }
     default: {  // Layered
-      start_run(space_, control_, budget_ns, waves - completed_);
+      start_run(space_, s, budget_ns, waves - completed_, states_pending_reset_);
+      states_pending_reset_ = false;
       const LaunchShape shape =
           run_layered(space_, s, plan_.waves, host_offsets_, first_open_group_, f,
                       options.team_size, limits_.max_league_size, options.label);
@@ -296,18 +307,26 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   space_.fence();
   const auto& c = control_host_;
   const std::uint64_t completed_before = completed_;
-  const Progress progress = progress_of(space_, s, plan_.level, groups);
-  completed_ = progress.completed;
-  first_open_group_ = progress.first_open_group;
+  const auto rendezvous = report.mode == ExecuteMode::Persistent && league > 1
+                              ? rendezvous_.outcome()
+                              : typename LeagueRendezvous<memory_space>::Outcome{};
+  if (c(stop_word) == 0 && c(abort_word) == 0 && !rendezvous.abandoned) {
+    // Nothing stopped the run: every mode then ran every remaining wave to
+    // completion (layered and persistent: every group; dataflow: until no
+    // wave was outstanding), so no pass over the states is needed.
+    completed_ = waves;
+    first_open_group_ = groups;
+  } else {
+    const Progress progress = progress_of(space_, s, plan_.level, groups);
+    completed_ = progress.completed;
+    first_open_group_ = progress.first_open_group;
+  }
   report.waves_run = completed_ - completed_before;
   report.requeues = c(run_requeues);
   report.layers = first_open_group_ - groups_before;
   report.league_size = league;
   report.team_size = team_size;
   finish();
-  const auto rendezvous = report.mode == ExecuteMode::Persistent && league > 1
-                              ? rendezvous_.outcome()
-                              : typename LeagueRendezvous<memory_space>::Outcome{};
   if (rendezvous.abandoned) {  // no team ran a wave
     error_ = PlanError::not_co_resident(league, static_cast<std::uint64_t>(team_size),
                                         rendezvous.arrived, ExecSpace::name());

@@ -355,9 +355,9 @@ DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start(
 
 /// Rebuilds the counters and the ready queue from the wave states (queued
 /// on `space` after start_run, which zeroes head and tail). A run from
-/// scratch (`fresh`: no wave completed) copies them from `start` (one copy
-/// and one pass); a resumed run recounts the in-degrees over the waves not
-/// completed (three passes).
+/// scratch (`fresh`: no wave completed) copies them from `start` (one
+/// pass); a resumed run recounts the in-degrees over the waves not completed
+/// (three passes).
 template <class ExecSpace, class Ordinal, class Offset>
 void prepare_dataflow(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
                       const ReadyQueue<ExecSpace, Ordinal>& queue,
@@ -371,12 +371,13 @@ void prepare_dataflow(const ExecSpace& space, const WaveState<ExecSpace, Ordinal
   const auto slots = queue.slots;
   const auto sequence = queue.sequence;
   if (fresh) {
-    Kokkos::deep_copy(space, remaining, start.in_degree);
     const auto sources = start.sources;
+    const auto in_degree = start.in_degree;
     const std::uint64_t count = start.source_count;
     Kokkos::parallel_for(
         "strata::execute::dataflow_queue", Kokkos::RangePolicy<ExecSpace>(space, 0, sequence.extent(0)),
         KOKKOS_LAMBDA(const std::size_t i) {
+          if (i < waves) remaining(i) = in_degree(i);
           if (i < count) {
             slots(i) = sources(i);
             sequence(i) = i + 1;  // filled: the pop at position i takes it

@@ -163,16 +163,26 @@ struct WaveState {
   }
 };
 
-/// The run's control words, set by one thread on the execution space
-/// instance before the run's kernels (so the deadline is read on the clock
-/// the kernels compare it with).
-template <class ExecSpace>
-void start_run(const ExecSpace& space,
-               const Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space>& control,
-               std::uint64_t budget_ns, std::uint64_t outstanding_waves) {
+/// The run's control words, set on the execution space instance before the
+/// run's kernels (so the deadline is read on the clock the kernels compare
+/// it with). With `reset_states` (the first run after Executor::reset()) the
+/// same kernel also sets every wave Queued with no requeues: reset() itself
+/// launches nothing.
+template <class ExecSpace, class Ordinal>
+void start_run(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
+               std::uint64_t budget_ns, std::uint64_t outstanding_waves, bool reset_states) {
+  const auto control = s.control;
+  const auto state = s.state;
+  const auto requeues = s.requeues;
+  const std::size_t n = reset_states && state.extent(0) > 0 ? state.extent(0) : 1;
   Kokkos::parallel_for(
-      "strata::execute::start_run", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
-      KOKKOS_LAMBDA(const int) {
+      "strata::execute::start_run", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        if (reset_states && i < state.extent(0)) {
+          state(i) = word_of(launch::TaskState::Queued);
+          requeues(i) = 0;
+        }
+        if (i != 0) return;
         control(stop_word) = 0;
         control(fault_wave) = no_wave;
         control(requeue_wave) = no_wave;
