@@ -328,6 +328,10 @@ TEST(Execute, RequeueLimitNamesTheWave) {
     EXPECT_EQ(expect_plan_error(ErrorKind::RequeueLimit, [&] { exec.run(wave, options); }).wave(),
               5u);
     exec.reset();
+    for (const auto& task : exec.task_snapshot()) {  // reset: every slot Queued, no requeues
+      ASSERT_EQ(task.state_word, static_cast<std::uint32_t>(TaskState::Queued));
+      ASSERT_EQ(task.priority_age, 0u);
+    }
     wave.always_yield = ~std::uint64_t(0);
     Kokkos::deep_copy(t.finish, 0);
     Kokkos::deep_copy(t.executions, 0);

@@ -110,6 +110,22 @@ int run_every_mode(Executor& executor, const std::vector<strata::ExecuteMode>& m
   return failures;
 }
 
+/// The line a sweep example prints for one mode, and its verdict: every cell
+/// bitwise equal to the serial sweep, the plan complete with every wave run.
+inline bool report_sweep(const char* program, strata::ExecuteMode mode,
+                         const strata::RunReport& report, int runs, std::size_t bitwise_equal,
+                         std::size_t cells, std::uint64_t waves) {
+  std::printf("%s: %-10s -> %s (%s): %llu waves, %llu layers, %d run(s), %.3f ms; "
+              "%zu of %zu cells bitwise equal to the serial sweep\n",
+              program, strata::execute_mode_name(mode), strata::execute_mode_name(report.mode),
+              report.reason.c_str(), static_cast<unsigned long long>(report.waves_total),
+              static_cast<unsigned long long>(report.layers), runs, 1e3 * report.elapsed_seconds,
+              bitwise_equal, cells);
+  if (bitwise_equal == cells && report.complete && report.waves_total == waves) return true;
+  std::fprintf(stderr, "%s: FAILED in mode %s\n", program, strata::execute_mode_name(mode));
+  return false;
+}
+
 /// main's frame around body() (which returns the exit code).
 template <class Body>
 int guarded_main(const char* program, Body&& body) {

@@ -164,15 +164,8 @@ int run(const Mesh& m, const std::vector<strata::ExecuteMode>& modes) {
           for (int i = 0; i < nx; ++i)
             if (host_psi(j, i) == reference(j, i)) ++bitwise_equal;
         const std::size_t cells = static_cast<std::size_t>(nx) * ny;
-        std::printf("upwind_sweep: %-10s -> %s (%s): %llu waves, %llu layers, %d run(s), %.3f ms; "
-                    "%zu of %zu cells bitwise equal to the serial sweep\n",
-                    strata::execute_mode_name(mode), strata::execute_mode_name(report.mode),
-                    report.reason.c_str(), static_cast<unsigned long long>(report.waves_total),
-                    static_cast<unsigned long long>(report.layers), runs,
-                    1e3 * report.elapsed_seconds, bitwise_equal, cells);
-        if (bitwise_equal == cells && report.complete && report.waves_total == blocks) return true;
-        std::fprintf(stderr, "upwind_sweep: FAILED in mode %s\n", strata::execute_mode_name(mode));
-        return false;
+        return strata_example::report_sweep("upwind_sweep", mode, report, runs, bitwise_equal, cells,
+                                            blocks);
       });
   std::printf("upwind_sweep: psi(%d,%d) = %.12f\n", nx - 1, ny - 1, reference(ny - 1, nx - 1));
   if (failures != 0) return 1;
