@@ -6,37 +6,16 @@ the group count. Never looks at a time.
   check_bench_json.py FILE.json
   check_bench_json.py --run STRATA_BENCH FILE.json [bench args...]   (runs `--quick` first)
 """
-import json
-import subprocess
 import sys
 
-ENV_KEYS = ["backend", "concurrency", "kokkos_version", "kokkos_kernels_version", "date", "host",
-            "cpu", "command", "repetitions", "load_average_start"]
+from bench_json import check_timing, fail, load, main
+
 GRAPH_KEYS = ["name", "description", "waves", "deps", "groups", "topological_ids", "csr_bytes",
               "reference", "modes", "kk"]
 
 
-def fail(message):
-    print("check_bench_json: " + message)
-    sys.exit(1)
-
-
-def check_timing(where, t):
-    if not isinstance(t, dict) or not isinstance(t.get("median_s"), (int, float)) or t["median_s"] < 0:
-        fail("%s: no median time" % where)
-    if len(t.get("seconds", [])) != t.get("repetitions"):
-        fail("%s: repetitions and seconds disagree" % where)
-
-
 def check(path):
-    with open(path) as f:
-        data = json.load(f)  # raises on malformed JSON
-    if data.get("schema") != "strata-bench/1":
-        fail("unknown schema %r" % data.get("schema"))
-    env = data.get("environment", {})
-    for k in ENV_KEYS:
-        if k not in env:
-            fail("environment lacks %r" % k)
+    data, env = load(path, "strata-bench/1")
     graphs = data.get("graphs", [])
     if not graphs:
         fail("no graphs")
@@ -68,19 +47,5 @@ def check(path):
           % (path, len(graphs), env["backend"]))
 
 
-def main(argv):
-    if len(argv) >= 3 and argv[0] == "--run":
-        exe, path, extra = argv[1], argv[2], argv[3:]
-        rc = subprocess.call([exe, "--quick", "--json", path] + extra)
-        if rc != 0:
-            fail("%s exited with %d" % (exe, rc))
-        check(path)
-    elif len(argv) == 1:
-        check(argv[0])
-    else:
-        print(__doc__)
-        sys.exit(2)
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(sys.argv[1:], __doc__, check)

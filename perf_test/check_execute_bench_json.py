@@ -7,25 +7,11 @@ method of the run present on every workload. Never looks at a time.
   check_execute_bench_json.py FILE.json
   check_execute_bench_json.py --run STRATA_EXECUTE_BENCH FILE.json [bench args...]   (runs `--quick` first)
 """
-import json
-import subprocess
 import sys
 
-ENV_KEYS = ["backend", "concurrency", "kokkos_version", "kokkos_kernels_version", "date", "host",
-            "cpu", "command", "repetitions", "load_average_start", "methods"]
+from bench_json import check_timing, fail, load, main
+
 DAG_KEYS = ["name", "description", "waves", "deps", "groups", "bodies"]
-
-
-def fail(message):
-    print("check_execute_bench_json: " + message)
-    sys.exit(1)
-
-
-def check_timing(where, t):
-    if not isinstance(t, dict) or not isinstance(t.get("median_s"), (int, float)) or t["median_s"] < 0:
-        fail("%s: no median time" % where)
-    if len(t.get("seconds", [])) != t.get("repetitions"):
-        fail("%s: repetitions and seconds disagree" % where)
 
 
 def check_dag(d, methods, bodies):
@@ -57,14 +43,7 @@ def check_dag(d, methods, bodies):
 
 
 def check(path):
-    with open(path) as f:
-        data = json.load(f)  # raises on malformed JSON
-    if data.get("schema") != "strata-execute-bench/1":
-        fail("unknown schema %r" % data.get("schema"))
-    env = data.get("environment", {})
-    for k in ENV_KEYS:
-        if k not in env:
-            fail("environment lacks %r" % k)
+    data, env = load(path, "strata-execute-bench/1", ["methods"])
     methods = env["methods"]
     filtered = "--filter" in env["command"]  # a filtered run may hold only some workloads
     dags = data.get("dags", [])
@@ -96,19 +75,5 @@ def check(path):
           "well formed, every run verified" % (path, len(dags), len(tri["waves"]), len(methods), env["backend"]))
 
 
-def main(argv):
-    if len(argv) >= 3 and argv[0] == "--run":
-        exe, path, extra = argv[1], argv[2], argv[3:]
-        rc = subprocess.call([exe, "--quick", "--json", path] + extra)
-        if rc != 0:
-            fail("%s exited with %d" % (exe, rc))
-        check(path)
-    elif len(argv) == 1:
-        check(argv[0])
-    else:
-        print(__doc__)
-        sys.exit(2)
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(sys.argv[1:], __doc__, check)

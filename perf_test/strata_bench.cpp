@@ -45,24 +45,16 @@
 #include <strata/plan/reference_kahn.hpp>
 #include <strata/version.hpp>
 
-#ifndef STRATA_BENCH_KOKKOSKERNELS_VERSION
-#define STRATA_BENCH_KOKKOSKERNELS_VERSION "unknown"
-#endif
-#ifndef STRATA_BENCH_BUILD_TYPE
-#define STRATA_BENCH_BUILD_TYPE "unknown"
-#endif
-#ifndef STRATA_BENCH_GIT_COMMIT
-#define STRATA_BENCH_GIT_COMMIT "unknown"
-#endif
+#include "bench_support.hpp"
 
 namespace {
 
+using namespace strata_bench;
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 using Ordinal = std::uint32_t;
 using Offset = std::uint32_t;
 using Dep = strata::WaveDependency<Ordinal>;
-using Clock = std::chrono::steady_clock;
 
 // ---------------------------------------------------------------------------
 // Peak memory, measured: Kokkos' allocate/deallocate tool callbacks (the same
@@ -114,94 +106,6 @@ std::uint64_t peak_bytes_of(F&& f) {
   Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
   Kokkos::Tools::Experimental::set_deallocate_data_callback(nullptr);
   return static_cast<std::uint64_t>(space_bytes(MemSpace::name()).peak);
-}
-
-// ---------------------------------------------------------------------------
-// Per-kernel times (--profile): Kokkos' begin/end parallel_for/reduce/scan
-// callbacks, installed only around an extra, untimed call. Host-backend
-// kernels are synchronous; with Kokkos 4.x a loaded tool fences around
-// kernels, so device kernels are timed too. The View initialisations that
-// allocations launch show up as "Kokkos::View::initialization [label]".
-struct Phase {
-  std::string name;
-  double seconds = 0;
-  std::uint64_t calls = 0;
-};
-std::vector<Phase> g_phases;
-std::vector<std::pair<std::size_t, Clock::time_point>> g_open_kernels;  // index = kernel id
-
-void on_begin_kernel(const char* name, const std::uint32_t, std::uint64_t* id) {
-  std::size_t p = 0;
-  while (p < g_phases.size() && g_phases[p].name != name) ++p;
-  if (p == g_phases.size()) g_phases.push_back(Phase{name, 0, 0});
-  *id = g_open_kernels.size();
-  g_open_kernels.emplace_back(p, Clock::now());
-}
-void on_end_kernel(const std::uint64_t id) {
-  if (id >= g_open_kernels.size()) return;
-  Phase& p = g_phases[g_open_kernels[id].first];
-  p.seconds += std::chrono::duration<double>(Clock::now() - g_open_kernels[id].second).count();
-  ++p.calls;
-}
-
-void set_kernel_callbacks(bool on) {
-  namespace T = Kokkos::Tools::Experimental;
-  T::set_begin_parallel_for_callback(on ? on_begin_kernel : nullptr);
-  T::set_begin_parallel_reduce_callback(on ? on_begin_kernel : nullptr);
-  T::set_begin_parallel_scan_callback(on ? on_begin_kernel : nullptr);
-  T::set_end_parallel_for_callback(on ? on_end_kernel : nullptr);
-  T::set_end_parallel_reduce_callback(on ? on_end_kernel : nullptr);
-  T::set_end_parallel_scan_callback(on ? on_end_kernel : nullptr);
-}
-
-/// Runs `f` with kernel timers on; returns the kernels by time (largest first)
-/// plus "(outside kernels)" for the rest of the wall time.
-template <class F>
-std::vector<Phase> phases_of(F&& f) {
-  g_phases.clear();
-  g_open_kernels.clear();
-  set_kernel_callbacks(true);
-  const auto start = Clock::now();
-  try {
-    f();
-  } catch (...) {
-    set_kernel_callbacks(false);
-    throw;
-  }
-  const double total = std::chrono::duration<double>(Clock::now() - start).count();
-  set_kernel_callbacks(false);
-  std::vector<Phase> phases = g_phases;
-  double in_kernels = 0;
-  for (const auto& p : phases) in_kernels += p.seconds;
-  phases.push_back(Phase{"(outside kernels: host loop, allocation, launch overhead)",
-                         std::max(0.0, total - in_kernels), 1});
-  std::sort(phases.begin(), phases.end(),
-            [](const Phase& a, const Phase& b) { return a.seconds > b.seconds; });
-  return phases;
-}
-
-// ---------------------------------------------------------------------------
-struct Timing {
-  std::vector<double> seconds;
-  double median() const {
-    if (seconds.empty()) return 0;
-    std::vector<double> s = seconds;
-    std::sort(s.begin(), s.end());
-    const std::size_t n = s.size();
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-  }
-  double min() const { return seconds.empty() ? 0 : *std::min_element(seconds.begin(), seconds.end()); }
-};
-
-template <class F>
-Timing time_calls(int repetitions, F&& f) {
-  Timing t;
-  for (int r = 0; r < repetitions; ++r) {
-    const auto start = Clock::now();
-    f();
-    t.seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
-  }
-  return t;
 }
 
 struct Options {
@@ -368,7 +272,7 @@ KkResult run_kk(const Options& opt, const std::vector<Dep>& deps, std::uint64_t 
     kh.destroy_sptrsv_handle();
   };
   r.peak_bytes = peak_bytes_of([&] { symbolic(&r.levels); });
-  r.timing = time_calls(opt.repetitions, [&] { symbolic(nullptr); });
+  r.timing = time_calls(opt.repetitions, 0, [&] { symbolic(nullptr); });
   return r;
 }
 
@@ -412,7 +316,7 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
       r.groups = plan.group_count();
       r.plan_matches_reference = ref ? same_as_reference(plan, *ref) : true;
     });
-    r.timing = time_calls(opt.repetitions, [&] {
+    r.timing = time_calls(opt.repetitions, 0, [&] {
       Scratch scratch;
       strata::plan_barriers(space, graph, scratch, options);
     });
@@ -430,17 +334,19 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
     });
   }
   if (opt.profile && mode_name == "auto")
-    r.phases = phases_of([&] {
-      Scratch scratch;
-      strata::plan_barriers(space, waves, deps, scratch, options);
-    });
+    r.phases = phases_of(
+        [&] {
+          Scratch scratch;
+          strata::plan_barriers(space, waves, deps, scratch, options);
+        },
+        "(outside kernels: host loop, allocation, launch overhead)");
   if (reuse) {
     Scratch scratch;
     strata::plan_barriers(space, waves, deps, scratch, options);  // warm: sized once
-    r.timing = time_calls(opt.repetitions,
+    r.timing = time_calls(opt.repetitions, 0,
                           [&] { strata::plan_barriers(space, waves, deps, scratch, options); });
   } else {
-    r.timing = time_calls(opt.repetitions, [&] {
+    r.timing = time_calls(opt.repetitions, 0, [&] {
       Scratch scratch;
       strata::plan_barriers(space, waves, deps, scratch, options);
     });
@@ -469,7 +375,7 @@ GraphResult run_graph(const Options& opt, const Spec& spec) {
   strata::ReferencePlan ref = strata::reference_kahn(r.waves, host_deps);
   r.groups = ref.group_count();
   if (opt.reference)
-    r.reference = time_calls(opt.repetitions, [&] {
+    r.reference = time_calls(opt.repetitions, 0, [&] {
       const auto p = strata::reference_kahn(r.waves, host_deps.data(), host_deps.size());
       if (p.group_count() != r.groups) std::abort();
     });
@@ -489,103 +395,17 @@ GraphResult run_graph(const Options& opt, const Spec& spec) {
 
 // ---------------------------------------------------------------------------
 // Output.
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-std::string json_number(double x) {
-  if (!std::isfinite(x)) return "null";
-  std::ostringstream s;
-  s << std::setprecision(9) << x;
-  return s.str();
-}
-
-std::string json_timing(const Timing& t) {
-  std::ostringstream s;
-  s << "{\"median_s\": " << json_number(t.median()) << ", \"min_s\": " << json_number(t.min())
-    << ", \"repetitions\": " << t.seconds.size() << ", \"seconds\": [";
-  for (std::size_t i = 0; i < t.seconds.size(); ++i) s << (i ? ", " : "") << json_number(t.seconds[i]);
-  s << "]}";
-  return s.str();
-}
-
-std::string read_first_line_matching(const char* path, const char* key) {
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) {
-      const auto colon = line.find(':');
-      return colon == std::string::npos ? line : line.substr(colon + 2);
-    }
-  return "unknown";
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return in ? a + " " + b + " " + c : "unknown";
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return buf;
-}
-
-std::string kokkos_version() {
-  std::ostringstream s;
-  s << KOKKOS_VERSION / 10000 << "." << (KOKKOS_VERSION / 100) % 100 << "." << std::setw(2)
-    << std::setfill('0') << KOKKOS_VERSION % 100;
-  return s.str();
-}
-
 void write_json(const Options& opt, const std::vector<GraphResult>& results,
                 const std::string& date, const std::string& load_start) {
   std::ofstream out(opt.json);
-  char host[256] = {0};
-  gethostname(host, sizeof host - 1);
-  const char* omp = std::getenv("OMP_NUM_THREADS");
   out << "{\n  \"schema\": \"strata-bench/1\",\n  \"environment\": {\n"
-      << "    \"backend\": " << json_string(ExecSpace::name()) << ",\n"
+      << json_environment(opt.command_line, date, load_start)
       << "    \"memory_space\": " << json_string(MemSpace::name()) << ",\n"
-      << "    \"concurrency\": " << ExecSpace().concurrency() << ",\n"
-      << "    \"omp_num_threads\": " << json_string(omp ? omp : "") << ",\n"
-      << "    \"kokkos_version\": " << json_string(kokkos_version()) << ",\n"
-      << "    \"kokkos_kernels_version\": " << json_string(STRATA_BENCH_KOKKOSKERNELS_VERSION) << ",\n"
       << "    \"kk_symbolic\": "
       << json_string(std::string(kk_symbolic_is_linear() ? "one pass over the rows"
                                                           : "rescans all rows once per level") +
                      ", on the host (host mirrors of the CSR, levels copied back to the device)")
       << ",\n"
-      << "    \"strata_version\": " << json_string(STRATA_VERSION_STRING) << ",\n"
-      << "    \"git_commit\": " << json_string(STRATA_BENCH_GIT_COMMIT) << ",\n"
-      << "    \"build_type\": " << json_string(STRATA_BENCH_BUILD_TYPE) << ",\n"
-      << "    \"compiler\": " << json_string(__VERSION__) << ",\n"
-      << "    \"date\": " << json_string(date) << ",\n"
-      << "    \"host\": " << json_string(host) << ",\n"
-      << "    \"cpu\": " << json_string(read_first_line_matching("/proc/cpuinfo", "model name")) << ",\n"
-      << "    \"load_average_start\": " << json_string(load_start) << ",\n"
-      << "    \"load_average_end\": " << json_string(load_average()) << ",\n"
-      << "    \"command\": " << json_string(opt.command_line) << ",\n"
       << "    \"set\": " << json_string(opt.quick ? "quick" : "full") << ",\n"
       << "    \"repetitions\": " << opt.repetitions << "\n  },\n"
       << "  \"notes\": {\n"
@@ -620,14 +440,7 @@ void write_json(const Options& opt, const std::vector<GraphResult>& results,
           << ", \"fused_from_layer\": " << m.statistics.fused_from_layer
           << ", \"waves_per_s\": " << json_number(double(g.waves) / m.timing.median())
           << ", \"deps_per_s\": " << json_number(double(g.deps) / m.timing.median());
-      if (!m.phases.empty()) {
-        out << ", \"phases\": [";
-        for (std::size_t p = 0; p < m.phases.size(); ++p)
-          out << (p ? ", " : "") << "{\"name\": " << json_string(m.phases[p].name)
-              << ", \"seconds\": " << json_number(m.phases[p].seconds)
-              << ", \"calls\": " << m.phases[p].calls << "}";
-        out << "]";
-      }
+      out << json_phases(m.phases);
       out << "}";
     }
     out << "},\n     \"kk\": ";
@@ -696,15 +509,6 @@ void print_row(const Options& opt, const GraphResult& g) {
          "Runs on Kokkos::DefaultExecutionSpace (the build's backend). See docs/benchmarks.md.\n";
   if (Kokkos::is_initialized()) Kokkos::finalize();
   std::exit(code);
-}
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
 }
 
 Options parse(int argc, char* argv[], bool* list) {

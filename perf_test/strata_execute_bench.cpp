@@ -62,128 +62,21 @@
 #include <strata/plan/plan_barriers.hpp>
 #include <strata/version.hpp>
 
+#include "bench_support.hpp"
 #include "ilu_lower_factor.hpp"  // examples/sparse_trisolve
-
-#ifndef STRATA_BENCH_KOKKOSKERNELS_VERSION
-#define STRATA_BENCH_KOKKOSKERNELS_VERSION "unknown"
-#endif
-#ifndef STRATA_BENCH_BUILD_TYPE
-#define STRATA_BENCH_BUILD_TYPE "unknown"
-#endif
-#ifndef STRATA_BENCH_GIT_COMMIT
-#define STRATA_BENCH_GIT_COMMIT "unknown"
-#endif
 
 namespace {
 
+using namespace strata_bench;
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 using Ordinal = std::uint32_t;
 using Offset = std::uint32_t;
 using Dep = strata::WaveDependency<Ordinal>;
-using Clock = std::chrono::steady_clock;
 using TeamPolicy = Kokkos::TeamPolicy<ExecSpace>;
 using Team = TeamPolicy::member_type;
 using Plan = strata::BarrierPlan<ExecSpace, Ordinal>;
 using Graph = strata::DependencyGraph<ExecSpace, Ordinal, Offset>;
-
-// ---------------------------------------------------------------------------
-// Timing
-struct Timing {
-  std::vector<double> seconds;
-  double median() const {
-    if (seconds.empty()) return 0;
-    std::vector<double> s = seconds;
-    std::sort(s.begin(), s.end());
-    const std::size_t n = s.size();
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-  }
-  double min() const { return seconds.empty() ? 0 : *std::min_element(seconds.begin(), seconds.end()); }
-};
-
-template <class F>
-double seconds_of(F&& f) {
-  const auto start = Clock::now();
-  f();
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-/// One warm-up call, then `repetitions` timed ones; `before` (untimed) runs
-/// before every call.
-template <class F>
-Timing time_calls(int repetitions, F&& f, const std::function<void()>& before = {}) {
-  Timing t;
-  if (before) before();
-  f();  // warm-up
-  for (int r = 0; r < repetitions; ++r) {
-    if (before) before();
-    t.seconds.push_back(seconds_of(f));
-  }
-  return t;
-}
-
-// ---------------------------------------------------------------------------
-// Per-kernel times (--profile): Kokkos' begin/end parallel_for/reduce/scan
-// callbacks around one extra, untimed run (as strata_bench --profile). Host
-// kernels are synchronous; with Kokkos 4.x a loaded tool fences around
-// kernels, so device kernels are timed too.
-struct Phase {
-  std::string name;
-  double seconds = 0;
-  std::uint64_t calls = 0;
-};
-std::vector<Phase> g_phases;
-std::vector<std::pair<std::size_t, Clock::time_point>> g_open_kernels;  // index = kernel id
-
-void on_begin_kernel(const char* name, const std::uint32_t, std::uint64_t* id) {
-  std::size_t p = 0;
-  while (p < g_phases.size() && g_phases[p].name != name) ++p;
-  if (p == g_phases.size()) g_phases.push_back(Phase{name, 0, 0});
-  *id = g_open_kernels.size();
-  g_open_kernels.emplace_back(p, Clock::now());
-}
-void on_end_kernel(const std::uint64_t id) {
-  if (id >= g_open_kernels.size()) return;
-  Phase& p = g_phases[g_open_kernels[id].first];
-  p.seconds += std::chrono::duration<double>(Clock::now() - g_open_kernels[id].second).count();
-  ++p.calls;
-}
-
-void set_kernel_callbacks(bool on) {
-  namespace T = Kokkos::Tools::Experimental;
-  T::set_begin_parallel_for_callback(on ? on_begin_kernel : nullptr);
-  T::set_begin_parallel_reduce_callback(on ? on_begin_kernel : nullptr);
-  T::set_begin_parallel_scan_callback(on ? on_begin_kernel : nullptr);
-  T::set_end_parallel_for_callback(on ? on_end_kernel : nullptr);
-  T::set_end_parallel_reduce_callback(on ? on_end_kernel : nullptr);
-  T::set_end_parallel_scan_callback(on ? on_end_kernel : nullptr);
-}
-
-/// The kernels of one call of `f` by time (largest first), plus "(outside
-/// kernels)" for the rest of its wall time.
-template <class F>
-std::vector<Phase> phases_of(F&& f) {
-  g_phases.clear();
-  g_open_kernels.clear();
-  set_kernel_callbacks(true);
-  const auto start = Clock::now();
-  try {
-    f();
-  } catch (...) {
-    set_kernel_callbacks(false);
-    throw;
-  }
-  const double total = std::chrono::duration<double>(Clock::now() - start).count();
-  set_kernel_callbacks(false);
-  std::vector<Phase> phases = g_phases;
-  double in_kernels = 0;
-  for (const auto& p : phases) in_kernels += p.seconds;
-  phases.push_back(Phase{"(outside kernels: host code, copies, fences, launch overhead)",
-                         std::max(0.0, total - in_kernels), 1});
-  std::sort(phases.begin(), phases.end(),
-            [](const Phase& a, const Phase& b) { return a.seconds > b.seconds; });
-  return phases;
-}
 
 // ---------------------------------------------------------------------------
 // Wave bodies: thread-level, `void operator()(Ordinal wave) const`.
@@ -495,11 +388,11 @@ MethodResult run_method(const Options& opt, const Dag& dag, const std::string& m
     return m;
   }
   m.setup_seconds = r.setup_seconds;
-  m.timing = time_calls(opt.repetitions, r.run, before);
+  m.timing = time_calls(opt.repetitions, 1, r.run, before);
   m.mode_used = *r.mode_used;
   if (opt.profile) {
     if (before) before();
-    m.phases = phases_of(r.run);
+    m.phases = phases_of(r.run, "(outside kernels: host code, copies, fences, launch overhead)");
   }
   return m;
 }
@@ -598,7 +491,7 @@ KkResult run_kk(const Options& opt, const std::string& algorithm_name,
   });
   r.levels = static_cast<std::uint64_t>(kh.get_sptrsv_handle()->get_num_levels());
   r.timing = time_calls(
-      opt.repetitions,
+      opt.repetitions, 1,
       [&] {
 #if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
         KokkosSparse::sptrsv_solve(&kh, row_map, entries, values, b, x);
@@ -628,7 +521,7 @@ TrisolveResult run_trisolve(const Options& opt) {
   t.nonzeros = static_cast<std::uint64_t>(L.nonzeros());
   const std::vector<double> b = strata_example::rhs_of(L);
   std::vector<double> ref;
-  t.serial = time_calls(opt.repetitions, [&] { ref = strata_example::forward_substitution(L, b); });
+  t.serial = time_calls(opt.repetitions, 1, [&] { ref = strata_example::forward_substitution(L, b); });
   const auto f = strata_example::to_device<MemSpace>(L, b);
   using Algo = KokkosSparse::Experimental::SPTRSVAlgorithm;
   // SEQLVLSCHED_TP2 is commented out of the enum in both Kokkos Kernels 3.4
@@ -676,75 +569,6 @@ TrisolveResult run_trisolve(const Options& opt) {
 
 // ---------------------------------------------------------------------------
 // Output
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-std::string json_number(double x) {
-  if (!std::isfinite(x)) return "null";
-  std::ostringstream s;
-  s << std::setprecision(9) << x;
-  return s.str();
-}
-
-std::string json_timing(const Timing& t) {
-  std::ostringstream s;
-  s << "{\"median_s\": " << json_number(t.median()) << ", \"min_s\": " << json_number(t.min())
-    << ", \"repetitions\": " << t.seconds.size() << ", \"seconds\": [";
-  for (std::size_t i = 0; i < t.seconds.size(); ++i) s << (i ? ", " : "") << json_number(t.seconds[i]);
-  s << "]}";
-  return s.str();
-}
-
-std::string read_first_line_matching(const char* path, const char* key) {
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) {
-      const auto colon = line.find(':');
-      return colon == std::string::npos ? line : line.substr(colon + 2);
-    }
-  return "unknown";
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return in ? a + " " + b + " " + c : "unknown";
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return buf;
-}
-
-std::string kokkos_version() {
-  std::ostringstream s;
-  s << KOKKOS_VERSION / 10000 << "." << (KOKKOS_VERSION / 100) % 100 << "." << std::setw(2)
-    << std::setfill('0') << KOKKOS_VERSION % 100;
-  return s.str();
-}
-
 /// Anchors: the methods every other one is compared with (time of anchor /
 /// time of method: > 1 means the method is faster).
 const char* const k_anchors[] = {"hostloop", "workgraph", "kokkos-graph"};
@@ -771,13 +595,7 @@ void write_methods(std::ostream& out, const DagResult& d, const BodyResult& b, c
         << ", \"us_per_layer\": " << json_number(1e6 * t / double(std::max<std::uint64_t>(d.groups, 1)));
     if (!m.mode_used.empty()) out << ", \"mode_used\": " << json_string(m.mode_used);
     if (m.relative_error >= 0) out << ", \"relative_error\": " << json_number(m.relative_error);
-    if (!m.phases.empty()) {
-      out << ", \"phases\": [";
-      for (std::size_t p = 0; p < m.phases.size(); ++p)
-        out << (p ? ", " : "") << "{\"name\": " << json_string(m.phases[p].name)
-            << ", \"seconds\": " << json_number(m.phases[p].seconds) << ", \"calls\": " << m.phases[p].calls << "}";
-      out << "]";
-    }
+    out << json_phases(m.phases);
     out << ", \"speedup_vs\": {";
     bool first = true;
     for (const char* a : k_anchors) {
@@ -805,25 +623,8 @@ void write_dag(std::ostream& out, const DagResult& d) {
 void write_json(const Options& opt, const std::vector<DagResult>& dags, const TrisolveResult* tri,
                 const std::string& date, const std::string& load_start) {
   std::ofstream out(opt.json);
-  char host[256] = {0};
-  gethostname(host, sizeof host - 1);
-  const char* omp = std::getenv("OMP_NUM_THREADS");
   out << "{\n  \"schema\": \"strata-execute-bench/1\",\n  \"environment\": {\n"
-      << "    \"backend\": " << json_string(ExecSpace::name()) << ",\n"
-      << "    \"concurrency\": " << ExecSpace().concurrency() << ",\n"
-      << "    \"omp_num_threads\": " << json_string(omp ? omp : "") << ",\n"
-      << "    \"kokkos_version\": " << json_string(kokkos_version()) << ",\n"
-      << "    \"kokkos_kernels_version\": " << json_string(STRATA_BENCH_KOKKOSKERNELS_VERSION) << ",\n"
-      << "    \"strata_version\": " << json_string(STRATA_VERSION_STRING) << ",\n"
-      << "    \"git_commit\": " << json_string(STRATA_BENCH_GIT_COMMIT) << ",\n"
-      << "    \"build_type\": " << json_string(STRATA_BENCH_BUILD_TYPE) << ",\n"
-      << "    \"compiler\": " << json_string(__VERSION__) << ",\n"
-      << "    \"date\": " << json_string(date) << ",\n"
-      << "    \"host\": " << json_string(host) << ",\n"
-      << "    \"cpu\": " << json_string(read_first_line_matching("/proc/cpuinfo", "model name")) << ",\n"
-      << "    \"load_average_start\": " << json_string(load_start) << ",\n"
-      << "    \"load_average_end\": " << json_string(load_average()) << ",\n"
-      << "    \"command\": " << json_string(opt.command_line) << ",\n"
+      << json_environment(opt.command_line, date, load_start)
       << "    \"repetitions\": " << opt.repetitions << ",\n"
       << "    \"methods\": [";
   for (std::size_t i = 0; i < opt.methods.size(); ++i) out << (i ? ", " : "") << json_string(opt.methods[i]);
@@ -950,15 +751,6 @@ void print_trisolve_head(const TrisolveResult& t) {
          "See docs/executor.md (Benchmarks).\n";
   if (Kokkos::is_initialized()) Kokkos::finalize();
   std::exit(code);
-}
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
 }
 
 std::uint64_t parse_count(const std::string& what, const std::string& text) {

@@ -328,6 +328,10 @@ TEST(Execute, RequeueLimitNamesTheWave) {
     EXPECT_EQ(expect_plan_error(ErrorKind::RequeueLimit, [&] { exec.run(wave, options); }).wave(),
               5u);
     exec.reset();
+    for (const auto& task : exec.task_snapshot()) {  // reset: every slot Queued, no requeues
+      ASSERT_EQ(task.state_word, static_cast<std::uint32_t>(TaskState::Queued));
+      ASSERT_EQ(task.priority_age, 0u);
+    }
     wave.always_yield = ~std::uint64_t(0);
     Kokkos::deep_copy(t.finish, 0);
     Kokkos::deep_copy(t.executions, 0);
@@ -392,6 +396,60 @@ TEST(Execute, LeagueAboveTheCoResidentBoundIsNotCoResident) {
   options.mode = ExecuteMode::Persistent;
   EXPECT_TRUE(exec.run(wave, options).complete);
   EXPECT_TRUE(ran_once_in_order(c, outcome_of(t), 0));
+}
+
+/// The persistent kernel's league rendezvous decides for the whole league at
+/// once (core/league_rendezvous.hpp). With residency timeouts so short that
+/// teams give up while others are still arriving, every run must either run
+/// no wave at all (NotCoResident, every state word still Queued) or the whole
+/// plan in order: a team that went ahead while another gave up would run
+/// part of a group and then wait at the device-wide barrier for a team that
+/// left. Many layers, leagues of several teams, repeated runs.
+TEST(Execute, PersistentRendezvousRunsTheWholeLeagueOrNoTeam) {
+  const Case c = make_case(generate::layered(6, 40, 2, 0, true, 7));  // 240 waves, 40 groups
+  ASSERT_GE(c.plan.group_count(), 20u);
+  const auto limits = launch::DeviceLimits::query(Space());
+  const std::chrono::nanoseconds timeouts[] = {std::chrono::nanoseconds(1),
+                                               std::chrono::microseconds(2),
+                                               std::chrono::microseconds(50)};
+  std::uint64_t abandoned = 0, completed = 0;
+  for (const int team_size : {1, 2}) {
+    if (team_size > 1 && limits.max_team_size < 2) continue;
+    Exec exec(Space(), c.plan, c.graph);
+    for (int rep = 0; rep < 60; ++rep) {
+      SCOPED_TRACE("team size " + std::to_string(team_size) + " run " + std::to_string(rep));
+      exec.reset();
+      Tickets t(c.waves);
+      TicketWave wave(t, c);
+      RunOptions options;
+      options.mode = ExecuteMode::Persistent;
+      options.team_size = team_size;
+      options.residency_timeout = timeouts[rep % 3];
+      try {
+        const RunReport r = exec.run(wave, options);
+        ++completed;
+        EXPECT_TRUE(r.complete);
+        EXPECT_TRUE(ran_once_in_order(c, outcome_of(t), 0));
+      } catch (const PlanError& e) {
+        ++abandoned;
+        ASSERT_EQ(e.kind(), ErrorKind::NotCoResident) << e.what();
+        EXPECT_GE(e.requested(), 2u);  // a league of one never waits
+        EXPECT_EQ(exec.waves_completed(), 0u);
+        const Outcome o = outcome_of(t);
+        for (std::uint64_t w = 0; w < c.waves; ++w)
+          ASSERT_EQ(o.executions[w], 0u) << "wave " << w << " ran in an abandoned league";
+        for (const auto& task : exec.task_snapshot())
+          ASSERT_EQ(task.state_word, static_cast<std::uint32_t>(TaskState::Queued));
+      }
+    }
+  }
+  EXPECT_EQ(abandoned + completed, limits.max_team_size < 2 ? 60u : 120u);
+  // A non-positive timeout is an invalid launch configuration.
+  Exec exec(Space(), c.plan, c.graph);
+  Tickets t(c.waves);
+  RunOptions options;
+  options.residency_timeout = std::chrono::nanoseconds(0);
+  expect_plan_error(ErrorKind::InvalidLaunchConfig, [&] { exec.run(TicketWave(t, c), options); });
 }
 
 TEST(Execute, TaskSnapshotFeedsTheLaunchRequest) {

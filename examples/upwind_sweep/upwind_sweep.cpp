@@ -30,6 +30,8 @@
 
 #include <strata/strata.hpp>
 
+#include "executor_example.hpp"
+
 namespace {
 
 constexpr double mu = 0.7, eta = 0.4, inflow = 1.0;
@@ -71,16 +73,6 @@ std::vector<double> serial_sweep(const Mesh& m) {
       psi[static_cast<std::size_t>(j) * nx + i] = upwind_cell(i, j, west, south);
     }
   return psi;
-}
-
-int parse(const char* text, const char* name) {
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || value < 1 || value > 4096) {
-    std::fprintf(stderr, "upwind_sweep: %s must be an integer in 1..4096, got '%s'\n", name, text);
-    std::exit(2);
-  }
-  return static_cast<int>(value);
 }
 
 using Space = Kokkos::DefaultExecutionSpace;
@@ -127,15 +119,8 @@ int run(const Mesh& m, const std::vector<strata::ExecuteMode>& modes) {
   // 1. The block DAG, its CSR and its plan.
   const auto deps = block_dependencies(m);
   const std::uint64_t blocks = static_cast<std::uint64_t>(m.nbx) * m.nby;
-  const Kokkos::View<const strata::WaveDependency<std::uint32_t>*, Kokkos::HostSpace,
-                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>
-      host_deps(deps.data(), deps.size());
-  const Kokkos::View<const strata::WaveDependency<std::uint32_t>*, Space::memory_space> device_deps =
-      Kokkos::create_mirror_view_and_copy(Space::memory_space(), host_deps);  // a copy on a device
-  strata::DependencyGraphStorage<Space, std::uint32_t, std::uint32_t> graph_storage;
-  const auto graph = strata::build_dependency_graph(space, blocks, device_deps, graph_storage);
-  strata::PlannerScratch<Space, std::uint32_t, std::uint32_t> scratch;
-  const auto plan = strata::plan_barriers(space, graph, scratch);
+  const auto dag = strata_example::plan_dag(space, blocks, deps);
+  const auto& plan = dag.plan;
   const std::size_t expected_groups = static_cast<std::size_t>(m.nbx + m.nby - 1);
   std::printf("upwind_sweep: %dx%d blocks of %dx%d cells on %s: %zu waves, %zu dependencies, "
               "%zu groups, %zu global barriers\n",
@@ -168,38 +153,20 @@ int run(const Mesh& m, const std::vector<strata::ExecuteMode>& modes) {
   // 3. Every mode through the executor. psi starts as NaN: a block that ran
   // before one of its upwind blocks would read NaN and poison the comparison.
   Psi psi("psi", ny, nx);
-  strata::Executor<Space, std::uint32_t, std::uint32_t> executor(space, plan, graph);
-  int failures = 0;
-  for (const strata::ExecuteMode mode : modes) {
-    Kokkos::deep_copy(psi, std::numeric_limits<double>::quiet_NaN());
-    executor.reset();
-    strata::RunOptions options;
-    options.mode = mode;
-    options.label = "upwind_sweep";
-    strata::RunReport report = executor.run(SweepBlock{psi, m.nbx, m.bs}, options);
-    int runs = 1;
-    while (report.drained && !report.complete) {  // a wall-time budget ran out: resume
-      report = executor.run(SweepBlock{psi, m.nbx, m.bs}, options);
-      ++runs;
-    }
-    space.fence();
-    const auto host_psi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), psi);
-    std::size_t bitwise_equal = 0;
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i)
-        if (host_psi(j, i) == reference(j, i)) ++bitwise_equal;
-    const std::size_t cells = static_cast<std::size_t>(nx) * ny;
-    std::printf("upwind_sweep: %-10s -> %s (%s): %llu waves, %llu layers, %d run(s), %.3f ms; "
-                "%zu of %zu cells bitwise equal to the serial sweep\n",
-                strata::execute_mode_name(mode), strata::execute_mode_name(report.mode),
-                report.reason.c_str(), static_cast<unsigned long long>(report.waves_total),
-                static_cast<unsigned long long>(report.layers), runs, 1e3 * report.elapsed_seconds,
-                bitwise_equal, cells);
-    if (bitwise_equal != cells || !report.complete || report.waves_total != blocks) {
-      std::fprintf(stderr, "upwind_sweep: FAILED in mode %s\n", strata::execute_mode_name(mode));
-      ++failures;
-    }
-  }
+  strata::Executor<Space, std::uint32_t, std::uint32_t> executor(space, plan, dag.graph);
+  const int failures = strata_example::run_every_mode(
+      executor, modes, "upwind_sweep", SweepBlock{psi, m.nbx, m.bs},
+      [&] { Kokkos::deep_copy(psi, std::numeric_limits<double>::quiet_NaN()); },
+      [&](strata::ExecuteMode mode, const strata::RunReport& report, int runs) {
+        const auto host_psi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), psi);
+        std::size_t bitwise_equal = 0;
+        for (int j = 0; j < ny; ++j)
+          for (int i = 0; i < nx; ++i)
+            if (host_psi(j, i) == reference(j, i)) ++bitwise_equal;
+        const std::size_t cells = static_cast<std::size_t>(nx) * ny;
+        return strata_example::report_sweep("upwind_sweep", mode, report, runs, bitwise_equal, cells,
+                                            blocks);
+      });
   std::printf("upwind_sweep: psi(%d,%d) = %.12f\n", nx - 1, ny - 1, reference(ny - 1, nx - 1));
   if (failures != 0) return 1;
   std::printf("upwind_sweep: OK\n");
@@ -210,29 +177,17 @@ int run(const Mesh& m, const std::vector<strata::ExecuteMode>& modes) {
 
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard kokkos(argc, argv);  // consumes --kokkos-* options
-  std::vector<const char*> sizes;
-  std::string mode = "all";
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--mode" && i + 1 < argc) mode = argv[++i];
-    else sizes.push_back(argv[i]);
-  }
+  const auto args = strata_example::parse_command_line(argc, argv);
+  const auto& sizes = args.positional;
   if (sizes.size() != 0 && sizes.size() != 3) {
     std::fprintf(stderr, "usage: upwind_sweep [NBX NBY BS] [--mode auto|layered|persistent|dataflow|all]\n");
     return 2;
   }
+  auto parse = [](const char* text, const char* name) {
+    return strata_example::parse_positive("upwind_sweep", text, name, 4096);
+  };
   const Mesh mesh = sizes.size() == 3 ? Mesh{parse(sizes[0], "NBX"), parse(sizes[1], "NBY"),
                                              parse(sizes[2], "BS")}
                                       : Mesh{16, 16, 8};
-  try {
-    std::vector<strata::ExecuteMode> modes;
-    if (mode == "all")
-      modes = {strata::ExecuteMode::Layered, strata::ExecuteMode::Persistent,
-               strata::ExecuteMode::Dataflow, strata::ExecuteMode::Automatic};
-    else
-      modes = {strata::parse_execute_mode(mode)};  // PlanError on a bad name
-    return run(mesh, modes);
-  } catch (const strata::PlanError& e) {
-    std::fprintf(stderr, "upwind_sweep: %s\n", e.what());
-    return 3;
-  }
+  return strata_example::guarded_main("upwind_sweep", [&] { return run(mesh, args.modes()); });
 }

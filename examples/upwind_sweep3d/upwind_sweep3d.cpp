@@ -29,6 +29,8 @@
 
 #include <strata/strata.hpp>
 
+#include "executor_example.hpp"
+
 namespace {
 
 constexpr double mu = 0.7, eta = 0.4, xi = 0.3, inflow = 1.0;
@@ -102,29 +104,12 @@ Psi serial_sweep_on(const Space& space, int nx, int ny, int nz) {
   return psi;
 }
 
-int parse(const char* text, const char* name) {
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || value < 1 || value > 1024) {
-    std::fprintf(stderr, "upwind_sweep3d: %s must be an integer in 1..1024, got '%s'\n", name, text);
-    std::exit(2);
-  }
-  return static_cast<int>(value);
-}
-
 int run(const Mesh& m, const std::vector<strata::ExecuteMode>& modes) {
   const Space space;
   const auto deps = block_dependencies(m);
   const std::uint64_t blocks = static_cast<std::uint64_t>(m.nbx) * m.nby * m.nbz;
-  const Kokkos::View<const strata::WaveDependency<std::uint32_t>*, Kokkos::HostSpace,
-                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>
-      host_deps(deps.data(), deps.size());
-  const Kokkos::View<const strata::WaveDependency<std::uint32_t>*, Space::memory_space> device_deps =
-      Kokkos::create_mirror_view_and_copy(Space::memory_space(), host_deps);  // a copy on a device
-  strata::DependencyGraphStorage<Space, std::uint32_t, std::uint32_t> graph_storage;
-  const auto graph = strata::build_dependency_graph(space, blocks, device_deps, graph_storage);
-  strata::PlannerScratch<Space, std::uint32_t, std::uint32_t> scratch;
-  const auto plan = strata::plan_barriers(space, graph, scratch);
+  const auto dag = strata_example::plan_dag(space, blocks, deps);
+  const auto& plan = dag.plan;
   std::printf("upwind_sweep3d: %dx%dx%d blocks of %d^3 cells on %s: %zu waves, %zu dependencies, "
               "%zu groups\n",
               m.nbx, m.nby, m.nbz, m.bs, Space::name(), plan.wave_count(), deps.size(), plan.group_count());
@@ -138,39 +123,21 @@ int run(const Mesh& m, const std::vector<strata::ExecuteMode>& modes) {
   const auto reference =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), serial_sweep_on(space, nx, ny, nz));
   Psi psi("psi", nz, ny, nx);
-  strata::Executor<Space, std::uint32_t, std::uint32_t> executor(space, plan, graph);
-  int failures = 0;
-  for (const strata::ExecuteMode mode : modes) {
-    Kokkos::deep_copy(psi, std::numeric_limits<double>::quiet_NaN());
-    executor.reset();
-    strata::RunOptions options;
-    options.mode = mode;
-    options.label = "upwind_sweep3d";
-    strata::RunReport report = executor.run(SweepBlock{psi, m.nbx, m.nby, m.bs}, options);
-    int runs = 1;
-    while (report.drained && !report.complete) {
-      report = executor.run(SweepBlock{psi, m.nbx, m.nby, m.bs}, options);
-      ++runs;
-    }
-    space.fence();
-    const auto host_psi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), psi);
-    std::size_t bitwise_equal = 0;
-    for (int k = 0; k < nz; ++k)
-      for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i)
-          if (host_psi(k, j, i) == reference(k, j, i)) ++bitwise_equal;
-    const std::size_t cells = static_cast<std::size_t>(nx) * ny * nz;
-    std::printf("upwind_sweep3d: %-10s -> %s (%s): %llu waves, %llu layers, %d run(s), %.3f ms; "
-                "%zu of %zu cells bitwise equal to the serial sweep\n",
-                strata::execute_mode_name(mode), strata::execute_mode_name(report.mode),
-                report.reason.c_str(), static_cast<unsigned long long>(report.waves_total),
-                static_cast<unsigned long long>(report.layers), runs, 1e3 * report.elapsed_seconds,
-                bitwise_equal, cells);
-    if (bitwise_equal != cells || !report.complete || report.waves_total != blocks) {
-      std::fprintf(stderr, "upwind_sweep3d: FAILED in mode %s\n", strata::execute_mode_name(mode));
-      ++failures;
-    }
-  }
+  strata::Executor<Space, std::uint32_t, std::uint32_t> executor(space, plan, dag.graph);
+  const int failures = strata_example::run_every_mode(
+      executor, modes, "upwind_sweep3d", SweepBlock{psi, m.nbx, m.nby, m.bs},
+      [&] { Kokkos::deep_copy(psi, std::numeric_limits<double>::quiet_NaN()); },
+      [&](strata::ExecuteMode mode, const strata::RunReport& report, int runs) {
+        const auto host_psi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), psi);
+        std::size_t bitwise_equal = 0;
+        for (int k = 0; k < nz; ++k)
+          for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i)
+              if (host_psi(k, j, i) == reference(k, j, i)) ++bitwise_equal;
+        const std::size_t cells = static_cast<std::size_t>(nx) * ny * nz;
+        return strata_example::report_sweep("upwind_sweep3d", mode, report, runs, bitwise_equal, cells,
+                                            blocks);
+      });
   std::printf("upwind_sweep3d: psi(%d,%d,%d) = %.12f\n", nx - 1, ny - 1, nz - 1,
               reference(nz - 1, ny - 1, nx - 1));
   if (failures != 0) return 1;
@@ -182,29 +149,17 @@ int run(const Mesh& m, const std::vector<strata::ExecuteMode>& modes) {
 
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard kokkos(argc, argv);
-  std::vector<const char*> sizes;
-  std::string mode = "all";
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--mode" && i + 1 < argc) mode = argv[++i];
-    else sizes.push_back(argv[i]);
-  }
+  const auto args = strata_example::parse_command_line(argc, argv);
+  const auto& sizes = args.positional;
   if (sizes.size() != 0 && sizes.size() != 4) {
     std::fprintf(stderr, "usage: upwind_sweep3d [NBX NBY NBZ BS] [--mode auto|layered|persistent|dataflow|all]\n");
     return 2;
   }
+  auto parse = [](const char* text, const char* name) {
+    return strata_example::parse_positive("upwind_sweep3d", text, name, 1024);
+  };
   const Mesh mesh = sizes.size() == 4 ? Mesh{parse(sizes[0], "NBX"), parse(sizes[1], "NBY"),
                                              parse(sizes[2], "NBZ"), parse(sizes[3], "BS")}
                                       : Mesh{8, 8, 8, 4};
-  try {
-    std::vector<strata::ExecuteMode> modes;
-    if (mode == "all")
-      modes = {strata::ExecuteMode::Layered, strata::ExecuteMode::Persistent,
-               strata::ExecuteMode::Dataflow, strata::ExecuteMode::Automatic};
-    else
-      modes = {strata::parse_execute_mode(mode)};
-    return run(mesh, modes);
-  } catch (const strata::PlanError& e) {
-    std::fprintf(stderr, "upwind_sweep3d: %s\n", e.what());
-    return 3;
-  }
+  return strata_example::guarded_main("upwind_sweep3d", [&] { return run(mesh, args.modes()); });
 }

@@ -12,7 +12,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/generate/graph_generators.hpp>
 #include <strata/io/edge_list.hpp>
 #include <strata/io/plan_writer.hpp>
 #include <strata/plan/plan_barriers.hpp>
@@ -20,6 +19,7 @@
 #include <strata/version.hpp>
 
 #include "commands.hpp"
+#include "graph_input.hpp"
 #include "memory_budget.hpp"
 #include "mpi_session.hpp"
 
@@ -28,8 +28,7 @@ namespace strata::tools {
 namespace {
 
 struct PlanArgs {
-  std::string file;
-  bool demo = false;
+  GraphSource source;
   bool json = false;
   bool time = false;
   int repeats = 5;
@@ -42,15 +41,8 @@ struct PlanArgs {
 
 PlanArgs parse_plan_args(const std::vector<std::string>& args) {
   PlanArgs a;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& s = args[i];
-    auto value = [&](const char* name) -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError{std::string(name) + " needs a value"};
-      return args[++i];
-    };
-    if (s == "--demo") {
-      a.demo = true;
-    } else if (s == "--time") {
+  a.source = parse_graph_arguments(args, "plan", [&](const std::string& s, auto& value) {
+    if (s == "--time") {
       a.time = true;
     } else if (s == "--output") {
       const std::string& v = value("--output");
@@ -77,49 +69,21 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
       if (!n || *n < 1)
         throw UsageError{"--repeats must be an integer in 1..1000, not '" + v + "'"};
       a.repeats = static_cast<int>(*n);
-    } else if (!s.empty() && s[0] == '-') {
-      throw UsageError{"unknown option '" + s + "' for 'plan'"};
-    } else if (a.file.empty()) {
-      a.file = s;
     } else {
-      throw UsageError{"'plan' takes one FILE, got '" + a.file + "' and '" + s + "'"};
+      return false;
     }
-  }
-  if (a.demo == !a.file.empty()) throw UsageError{"'plan' needs exactly one of FILE or --demo"};
+    return true;
+  });
   if (a.rank_budget != 0 && !a.distributed)
     throw UsageError{"--rank-budget applies to --distributed planning only"};
   if (a.distributed) {
-    if (a.demo) throw UsageError{"--distributed plans a FILE, not --demo"};
+    if (a.source.demo) throw UsageError{"--distributed plans a FILE, not --demo"};
     if (a.max_memory != 0)
       throw UsageError{"--max-memory does not apply to --distributed: use --rank-budget"};
     if (a.mode_given && a.mode != PlanMode::Automatic)
       throw UsageError{"--mode does not apply to --distributed (its step is the sparse one)"};
   }
   return a;
-}
-
-/// The input file read within the budget; the reader's MemoryConstrained
-/// worded for the tool (its Fix names --max-memory).
-io::EdgeList read_input(const std::string& file, std::uint64_t budget, bool budget_given) {
-  try {
-    return io::read_edge_list(file, budget);
-  } catch (const PlanError& e) {
-    if (e.kind() != ErrorKind::MemoryConstrained) throw;
-    throw CliError{"MemoryConstrained: reading " + io::printable(file) + " needs at least " +
-                       std::to_string(e.needed_bytes()) +
-                       " bytes (its text and its dependency list) but the memory budget is " +
-                       std::to_string(budget) + " bytes" +
-                       (budget_given ? "" : " (the physical memory)") +
-                       ". Fix: raise --max-memory, or plan it over MPI ranks with --distributed "
-                       "(under mpiexec).",
-                   exit_invalid_graph};
-  }
-}
-
-/// The built-in demo: a 3-D upwind transport sweep over 8x8x8 cells.
-io::EdgeList demo_graph() {
-  const auto g = generate::sweep3d(8, 8, 8);
-  return io::EdgeList{g.wave_count, g.dependencies, g.wave_count - 1};
 }
 
 double median(std::vector<double> t) {
@@ -213,7 +177,7 @@ int plan_command(const std::vector<std::string>& argv) {
   if (args.distributed) {
 #ifdef STRATA_ENABLE_MPI
     DistributedPlanArgs d;
-    d.file = args.file;
+    d.file = args.source.file;
     d.json = args.json;
     d.time = args.time;
     d.repeats = args.repeats;
@@ -227,17 +191,10 @@ int plan_command(const std::vector<std::string>& argv) {
   // and then the planning, each checked before it allocates.
   const std::uint64_t budget = args.max_memory != 0 ? args.max_memory : physical_memory_bytes();
   refuse_single_process_under_mpi_launcher();
-  io::EdgeList list = args.demo ? demo_graph() : read_input(args.file, budget, args.max_memory != 0);
-  // 32-bit ordinals and offsets when everything fits (half the memory traffic);
-  // ids beyond 32 bits are kept exact so they are reported as they were written.
-  constexpr std::uint64_t max32 = std::numeric_limits<std::uint32_t>::max();
-  const std::uint64_t waves = list.wave_count, edges = list.dependencies.size();
-  if (waves <= max32 && edges <= max32 && list.max_wave_id <= max32) {
-    check_plan_memory<std::uint32_t>(waves, edges, budget);
-    return plan_and_print<std::uint32_t>(std::move(list), args);
-  }
-  check_plan_memory<std::uint64_t>(waves, edges, budget);
-  return plan_and_print<std::uint64_t>(std::move(list), args);
+  io::EdgeList list = load_graph(args.source, budget, args.max_memory != 0);
+  return with_ordinal(list, budget, [&](auto ordinal) {
+    return plan_and_print<decltype(ordinal)>(std::move(list), args);
+  });
 }
 
 }  // namespace strata::tools

@@ -22,12 +22,11 @@
 
 #include <strata/core/spin_wait.hpp>
 #include <strata/execute/executor.hpp>
-#include <strata/generate/graph_generators.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
-#include <strata/io/edge_list.hpp>
 #include <strata/plan/plan_barriers.hpp>
 
 #include "commands.hpp"
+#include "graph_input.hpp"
 #include "memory_budget.hpp"
 
 namespace strata::tools {
@@ -35,8 +34,7 @@ namespace strata::tools {
 namespace {
 
 struct RunArgs {
-  std::string file;
-  bool demo = false;
+  GraphSource source;
   bool time = false;
   ExecuteMode mode = ExecuteMode::Automatic;
   std::uint64_t wave_work = 0;
@@ -45,15 +43,8 @@ struct RunArgs {
 
 RunArgs parse_run_args(const std::vector<std::string>& args) {
   RunArgs a;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& s = args[i];
-    auto value = [&](const char* name) -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError{std::string(name) + " needs a value"};
-      return args[++i];
-    };
-    if (s == "--demo") {
-      a.demo = true;
-    } else if (s == "--time") {
+  a.source = parse_graph_arguments(args, "run", [&](const std::string& s, auto& value) {
+    if (s == "--time") {
       a.time = true;
     } else if (s == "--mode") {
       const std::string& v = value("--mode");
@@ -64,16 +55,9 @@ RunArgs parse_run_args(const std::vector<std::string>& args) {
       }
     } else if (s == "--wave-work") {
       const std::string& v = value("--wave-work");
-      std::size_t used = 0;
-      unsigned long long n = 0;
-      try {
-        n = std::stoull(v, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != v.size() || v[0] == '-' || v[0] == '+')
-        throw UsageError{"--wave-work must be a non-negative integer, not '" + v + "'"};
-      a.wave_work = n;
+      const auto n = parse_decimal(v, std::numeric_limits<std::uint64_t>::max());
+      if (!n) throw UsageError{"--wave-work must be a non-negative integer, not '" + v + "'"};
+      a.wave_work = *n;
     } else if (s == "--max-wall-time") {
       const std::string& v = value("--max-wall-time");
       std::size_t used = 0;
@@ -88,15 +72,11 @@ RunArgs parse_run_args(const std::vector<std::string>& args) {
         throw UsageError{"--max-wall-time must be a number of seconds in 1e-9..31536000, not '" +
                          v + "'"};
       a.max_wall_seconds = seconds;
-    } else if (!s.empty() && s[0] == '-') {
-      throw UsageError{"unknown option '" + s + "' for 'run'"};
-    } else if (a.file.empty()) {
-      a.file = s;
     } else {
-      throw UsageError{"'run' takes one FILE, got '" + a.file + "' and '" + s + "'"};
+      return false;
     }
-  }
-  if (a.demo == !a.file.empty()) throw UsageError{"'run' needs exactly one of FILE or --demo"};
+    return true;
+  });
   return a;
 }
 
@@ -227,24 +207,13 @@ int plan_and_run(const io::EdgeList& list, const RunArgs& args) {
 
 int run_command(const std::vector<std::string>& argv) {
   const RunArgs args = parse_run_args(argv);
-  io::EdgeList list;
-  if (args.demo) {
-    const auto g = generate::sweep3d(8, 8, 8);  // the demo graph of `strata plan --demo`
-    list = io::EdgeList{g.wave_count, g.dependencies, g.wave_count - 1};
-  } else {
-    list = io::read_edge_list(args.file);
-  }
-  // As `strata plan`: 32-bit ids when everything fits, the memory check
-  // against the machine's memory before anything is allocated.
-  constexpr std::uint64_t max32 = std::numeric_limits<std::uint32_t>::max();
-  const std::uint64_t budget = physical_memory_bytes();
-  const std::uint64_t waves = list.wave_count, edges = list.dependencies.size();
-  if (waves <= max32 && edges <= max32 && list.max_wave_id <= max32) {
-    check_plan_memory<std::uint32_t>(waves, edges, budget);
-    return plan_and_run<std::uint32_t>(list, args);
-  }
-  check_plan_memory<std::uint64_t>(waves, edges, budget);
-  return plan_and_run<std::uint64_t>(list, args);
+  // As `strata plan`: the same demo and reader (here without a read budget),
+  // 32-bit ids when everything fits, the memory check against the machine's
+  // memory before anything is allocated.
+  const io::EdgeList list = load_graph(args.source, 0, false);
+  return with_ordinal(list, physical_memory_bytes(), [&](auto ordinal) {
+    return plan_and_run<decltype(ordinal)>(list, args);
+  });
 }
 
 }  // namespace strata::tools

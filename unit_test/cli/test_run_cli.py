@@ -9,52 +9,18 @@ bad options are InvalidArgument (exit 2). Usage: test_run_cli.py PATH_TO_STRATA"
 import os
 import random
 import re
-import subprocess
 import sys
-import tempfile
 
-STRATA = sys.argv[1]
-TMP = tempfile.mkdtemp(prefix="strata_run_cli_")
+from cli_support import Session, edge_list, kahn_groups
+
+SESSION = Session("strata_run_cli_")
+STRATA, TMP, failures = SESSION.strata, SESSION.tmp, SESSION.failures
+run, write, check = SESSION.run, SESSION.write, SESSION.check
 MODES = ["auto", "layered", "persistent", "dataflow"]
-failures = []
-
-
-def run(*args):
-    p = subprocess.run([STRATA, *args], capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout, p.stderr
-
-
-def write(name, text):
-    path = os.path.join(TMP, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
-
-
-def check(name, condition, detail=""):
-    if not condition:
-        failures.append("%s: %s" % (name, detail))
-        print("FAIL", name, detail)
 
 
 def layers(waves, deps):
-    out = [[] for _ in range(waves)]
-    indeg = [0] * waves
-    for b, a in deps:
-        out[b].append(a)
-        indeg[a] += 1
-    layer = [w for w in range(waves) if indeg[w] == 0]
-    count = 0
-    while layer:
-        count += 1
-        nxt = []
-        for w in layer:
-            for t in out[w]:
-                indeg[t] -= 1
-                if indeg[t] == 0:
-                    nxt.append(t)
-        layer = nxt
-    return count
+    return len(kahn_groups(waves, deps))
 
 
 def random_dag(rng, waves, edges):
@@ -92,8 +58,7 @@ rng = random.Random(13)
 for case in range(6):
     waves = rng.randint(1, 300)
     deps = random_dag(rng, waves, rng.randint(0, 3 * waves))
-    path = write("g%d.txt" % case, "%d %d\n" % (waves, len(deps)) +
-                 "".join("%d %d\n" % d for d in deps))
+    path = write("g%d.txt" % case, edge_list(waves, deps))
     expected = "verified %d waves, %d layers\n" % (waves, layers(waves, deps))
     for mode in MODES:
         rc, out, err = run("run", path, "--mode", mode, "--wave-work", "50")

@@ -71,12 +71,18 @@ class LeagueRendezvous {
     return true;
   }
 
-  /// After the kernel: whether it was abandoned (a host read).
-  bool abandoned() const {
+  /// After the kernel (a host read): whether it was abandoned, and how many
+  /// teams had arrived by then (the teams that could be resident).
+  struct Outcome {
+    bool abandoned = false;
+    std::uint64_t arrived = 0;
+  };
+  Outcome outcome() const {
     std::uint64_t value = 0;
     Kokkos::deep_copy(value, word_);
-    return (value & abort_bit) != 0;
+    return Outcome{(value & abort_bit) != 0, value & ~abort_bit};
   }
+  bool abandoned() const { return outcome().abandoned; }
 
  private:
   Kokkos::View<std::uint64_t, MemorySpace> word_;

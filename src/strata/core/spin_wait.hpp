@@ -13,6 +13,7 @@
 #include <Kokkos_Core.hpp>
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+#include <atomic>
 #include <thread>
 #endif
 
@@ -28,11 +29,35 @@ KOKKOS_FORCEINLINE_FUNCTION void volatile_store(T* ptr, T value) {
   *static_cast<volatile T*>(ptr) = value;
 }
 
+/// The two halves of Kokkos::memory_fence() for a hand-off through an atomic
+/// read-modify-write: release_fence() before the atomic that publishes this
+/// thread's writes, acquire_fence() after the atomic (or spin) that observed
+/// another thread's. On a device both are Kokkos::memory_fence(); on a host
+/// they are the C++ fences of that order (on x86 no instruction at all: its
+/// locked read-modify-writes already order everything, so only the compiler
+/// is held back; on Arm a one-way barrier).
+KOKKOS_FORCEINLINE_FUNCTION void release_fence() {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  Kokkos::memory_fence();
+#else
+  std::atomic_thread_fence(std::memory_order_release);
+#endif
+}
+
+KOKKOS_FORCEINLINE_FUNCTION void acquire_fence() {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  Kokkos::memory_fence();
+#else
+  std::atomic_thread_fence(std::memory_order_acquire);
+#endif
+}
+
 /// Called once per spin with the spin count: on CUDA (sm_70+) a short sleep
 /// so polling leaves the memory system to the teams doing work; on a host
-/// backend every spin after the 16th yields the core (teams may outnumber cores when
-/// OMP_NUM_THREADS oversubscribes the machine, and the team being waited on
-/// must get to run).
+/// backend the CPU's spin hint (x86 `pause`, Arm `yield`: a spinning hardware
+/// thread leaves its core's resources to its sibling), and every spin after
+/// the 16th yields the core (teams may outnumber cores when OMP_NUM_THREADS
+/// oversubscribes the machine, and the team being waited on must get to run).
 KOKKOS_INLINE_FUNCTION void spin_pause(std::uint64_t spins) {
 #if defined(__CUDA_ARCH__)
 #if __CUDA_ARCH__ >= 700
@@ -43,6 +68,11 @@ KOKKOS_INLINE_FUNCTION void spin_pause(std::uint64_t spins) {
 #elif defined(__HIP_DEVICE_COMPILE__)
   (void)spins;
 #else
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
   if (spins >= 16) std::this_thread::yield();
 #endif
 }

@@ -36,7 +36,10 @@
 // launches from it), the count of completed waves and the first open group.
 //
 // Host round trips per run(): none between groups or waves; one copy of the
-// control words and one reduction (the first open group) at the end.
+// control words at the end, and, when the run stopped early (drain or
+// error), one reduction over the wave states (the completed count and the
+// first open group). reset() launches nothing: the next run's first kernel
+// clears the states.
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -48,6 +51,7 @@
 
 #include <strata/core/device_barrier.hpp>
 #include <strata/core/error.hpp>
+#include <strata/core/league_rendezvous.hpp>
 #include <strata/core/profiling_region.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/execute/detail/dataflow.hpp>
@@ -102,6 +106,7 @@ class Executor {
                                                  "execute::control", true);
     control_host_ = Kokkos::create_mirror_view(control_);
     barrier_ = DeviceBarrier<memory_space>("strata::execute::group_barrier");
+    rendezvous_ = LeagueRendezvous<memory_space>("strata::execute::league_rendezvous");
     reset();
   }
 
@@ -123,10 +128,10 @@ class Executor {
   std::uint64_t waves_completed() const { return completed_; }
 
   /// Every wave pending again (same plan), requeue counts and errors cleared.
+  /// Nothing is launched here: the next run() clears the device state in its
+  /// first kernel.
   void reset() {
-    Kokkos::deep_copy(space_, state_, execute_detail::word_of(TaskState::Queued));
-    Kokkos::deep_copy(space_, requeues_, std::uint32_t(0));
-    space_.fence();
+    states_pending_reset_ = true;
     completed_ = 0;
     first_open_group_ = 0;
     error_.reset();
@@ -135,9 +140,14 @@ class Executor {
   /// The live slot states: one TaskWorkItem per wave (state_word the wave's
   /// TaskState, priority_age its requeues so far, payload the wave id).
   std::vector<launch::TaskWorkItem> task_snapshot() const {
+    std::vector<launch::TaskWorkItem> tasks(plan_.wave_count());
+    if (states_pending_reset_) {  // reset() and no run since: every wave Queued
+      for (std::size_t w = 0; w < tasks.size(); ++w)
+        tasks[w] = launch::TaskWorkItem{execute_detail::word_of(TaskState::Queued), 0, w};
+      return tasks;
+    }
     const auto state = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state_);
     const auto requeues = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), requeues_);
-    std::vector<launch::TaskWorkItem> tasks(state.extent(0));
     for (std::size_t w = 0; w < tasks.size(); ++w)
       tasks[w] = launch::TaskWorkItem{state(w), requeues(w), w};
     return tasks;
@@ -163,11 +173,14 @@ class Executor {
   }
   void ensure_dataflow_storage() {
     const std::uint64_t waves = plan_.wave_count();
-    if (remaining_.extent(0) == waves && queue_slots_.extent(0) == waves) return;
+    const std::uint64_t capacity = execute_detail::queue_capacity(waves);
+    if (remaining_.extent(0) == waves && queue_slots_.extent(0) == capacity) return;
     remaining_ = allocate_view<decltype(remaining_)>(waves, "execute::remaining_predecessors");
-    queue_slots_ = allocate_view<decltype(queue_slots_)>(waves, "execute::ready_queue");
+    queue_slots_ = allocate_view<decltype(queue_slots_)>(capacity, "execute::ready_queue");
     queue_sequence_ =
-        allocate_view<decltype(queue_sequence_)>(waves, "execute::ready_queue_sequence");
+        allocate_view<decltype(queue_sequence_)>(capacity, "execute::ready_queue_sequence");
+    dataflow_start_ =
+        execute_detail::dataflow_start<ExecSpace, Ordinal, Offset>(space_, graph_.entries, waves);
   }
 
   ExecSpace space_;
@@ -181,11 +194,14 @@ class Executor {
   Kokkos::View<std::uint64_t*, memory_space> control_;
   typename Kokkos::View<std::uint64_t*, memory_space>::HostMirror control_host_;
   DeviceBarrier<memory_space> barrier_;
+  LeagueRendezvous<memory_space> rendezvous_;
   Kokkos::View<Offset*, memory_space> remaining_;
   Kokkos::View<Ordinal*, memory_space> queue_slots_;
   Kokkos::View<std::uint64_t*, memory_space> queue_sequence_;
+  execute_detail::DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start_;
   std::uint64_t completed_ = 0;
   std::uint64_t first_open_group_ = 0;
+  bool states_pending_reset_ = true;  ///< reset() since the last run: the device state is stale
   std::optional<PlanError> error_;
 };
 
@@ -205,8 +221,15 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   const std::uint64_t groups = plan_.group_count();
   const auto s = wave_state(options.max_requeues_per_wave);
 
+  if (options.residency_timeout.count() <= 0)
+    throw PlanError::invalid_launch_config(
+        "residency_timeout",
+        "RunOptions::residency_timeout is " + std::to_string(options.residency_timeout.count()) +
+            " ns",
+        "give the persistent league a positive time to start, e.g. the default 5 s");
   PersistentKernel<ExecSpace, Ordinal, Functor> persistent{
-      s, plan_.waves, plan_.group_offsets, barrier_, f, first_open_group_, groups, 1};
+      s, plan_.waves, plan_.group_offsets, barrier_, rendezvous_, f, first_open_group_, groups, 1,
+      static_cast<std::uint64_t>(options.residency_timeout.count())};
   RunReport report;
   report.mode = options.mode;
   if (options.mode == ExecuteMode::Automatic) {
@@ -218,7 +241,7 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
     plan_shape.groups = groups;
     plan_shape.device_concurrency = limits_.concurrency;
     plan_shape.resident_teams = shape.league;
-    plan_shape.host_backend = is_host_backend_v<ExecSpace>;
+    plan_shape.host_backend = launch::is_host_backend_v<ExecSpace>;
     const auto rec = launch::LaunchPolicy::standard().recommend_execution(plan_shape);
     report.mode = execute_mode_of(rec.strategy);
     report.reason = rec.reason;
@@ -247,7 +270,8 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
                              options.league_size, config_.worker_count, waves);
       league = persistent.league = shape.league;
       team_size = shape.team_size;
-      start_run(space_, control_, budget_ns, waves - completed_);
+      start_run(space_, s, budget_ns, waves - completed_, states_pending_reset_);
+      states_pending_reset_ = false;
       run_persistent(space_, persistent, team_size, options.label);
       break;
     }
@@ -261,13 +285,16 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
                              options.league_size, config_.worker_count, waves - completed_);
       league = shape.league;
       team_size = shape.team_size;
-      start_run(space_, control_, budget_ns, waves - completed_);
-      prepare_dataflow(space_, s, queue, remaining_, graph_.row_map, graph_.entries);
+      start_run(space_, s, budget_ns, waves - completed_, states_pending_reset_);
+      states_pending_reset_ = false;
+      prepare_dataflow(space_, s, queue, remaining_, graph_.row_map, graph_.entries,
+                       dataflow_start_, completed_ == 0);
       run_dataflow(space_, kernel, league, team_size, options.label);
       break;
     }
     default: {  // Layered
-      start_run(space_, control_, budget_ns, waves - completed_);
+      start_run(space_, s, budget_ns, waves - completed_, states_pending_reset_);
+      states_pending_reset_ = false;
       const LaunchShape shape =
           run_layered(space_, s, plan_.waves, host_offsets_, first_open_group_, f,
                       options.team_size, limits_.max_league_size, options.label);
@@ -280,17 +307,32 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   space_.fence();
   const auto& c = control_host_;
   const std::uint64_t completed_before = completed_;
-  completed_ = count_completed(space_, s);
-  first_open_group_ = complete() ? groups : first_open_group(space_, s, plan_.level, groups);
+  const auto rendezvous = report.mode == ExecuteMode::Persistent && league > 1
+                              ? rendezvous_.outcome()
+                              : typename LeagueRendezvous<memory_space>::Outcome{};
+  if (c(stop_word) == 0 && c(abort_word) == 0 && !rendezvous.abandoned) {
+    // Nothing stopped the run: every mode then ran every remaining wave to
+    // completion (layered and persistent: every group; dataflow: until no
+    // wave was outstanding), so no pass over the states is needed.
+    completed_ = waves;
+    first_open_group_ = groups;
+  } else {
+    const Progress progress = progress_of(space_, s, plan_.level, groups);
+    completed_ = progress.completed;
+    first_open_group_ = progress.first_open_group;
+  }
   report.waves_run = completed_ - completed_before;
   report.requeues = c(run_requeues);
   report.layers = first_open_group_ - groups_before;
   report.league_size = league;
   report.team_size = team_size;
   finish();
-  if (c(abort_word) != 0) {
+  if (rendezvous.abandoned) {  // no team ran a wave
     error_ = PlanError::not_co_resident(league, static_cast<std::uint64_t>(team_size),
-                                        c(resident_seen), ExecSpace::name());
+                                        rendezvous.arrived, ExecSpace::name());
+  } else if (c(abort_word) != 0) {  // a queue slot never freed: a team stopped running
+    error_ = PlanError::not_co_resident(league, static_cast<std::uint64_t>(team_size),
+                                        league > 1 ? league - 1 : 1, ExecSpace::name());
   } else if (c(fault_wave) != no_wave) {
     error_ = PlanError::wave_faulted(c(fault_wave));
   } else if (c(requeue_wave) != no_wave) {

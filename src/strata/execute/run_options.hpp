@@ -1,6 +1,7 @@
 #pragma once
 // RunOptions: the per-call choices of Executor::run (the LaunchConfig given to
 // the Executor holds the dispatch-wide ones: worker_count, max_wall_time).
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -19,6 +20,10 @@ struct RunOptions {
   /// worker_count, the co-resident bound, the waves). A forced value above
   /// the co-resident bound is the typed error NotCoResident (never a hang).
   std::uint32_t league_size = 0;
+  /// The persistent kernel's teams wait this long (device clock) for the
+  /// whole league to start; past it no team runs a wave and run() throws
+  /// NotCoResident (core/league_rendezvous.hpp). Must be positive.
+  std::chrono::nanoseconds residency_timeout = std::chrono::seconds(5);
 };
 
 }  // namespace strata

@@ -53,6 +53,18 @@ std::uint32_t resident_teams(const ExecSpace& space, const Kernel& kernel, int t
                                         : static_cast<std::uint32_t>(teams);
 }
 
+/// `wanted` threads per team, clamped to 1 .. the kernel's team_size_max on
+/// a device backend; 1 on host backends (a team per thread: the most teams
+/// at once). The one place a persistent kernel's team size is clamped.
+template <class ExecSpace, class Kernel>
+int clamped_team_size(const ExecSpace& space, const Kernel& kernel, int wanted) {
+  if (is_host_backend_v<ExecSpace>) return 1;
+  const Kokkos::TeamPolicy<ExecSpace> probe(space, 1, 1);
+  const int max = probe.team_size_max(kernel, Kokkos::ParallelForTag());
+  const int size = wanted < max ? wanted : max;
+  return size < 1 ? 1 : size;
+}
+
 struct ResidentShape {
   std::uint32_t league = 1;
   int team_size = 1;
@@ -65,12 +77,7 @@ template <class ExecSpace, class Kernel>
 ResidentShape resident_team_shape(const ExecSpace& space, const Kernel& kernel,
                                   int device_team_size) {
   ResidentShape shape;
-  if (!is_host_backend_v<ExecSpace>) {
-    const Kokkos::TeamPolicy<ExecSpace> probe(space, 1, 1);
-    const int max = probe.team_size_max(kernel, Kokkos::ParallelForTag());
-    shape.team_size = device_team_size < max ? device_team_size : max;
-    if (shape.team_size < 1) shape.team_size = 1;
-  }
+  shape.team_size = clamped_team_size(space, kernel, device_team_size);
   shape.league = resident_teams(space, kernel, shape.team_size, DeviceLimits::query(space));
   return shape;
 }

@@ -6,7 +6,8 @@
 // multi-consumer ring (Vyukov's sequence-numbered slots) instead of
 // WorkGraphPolicy's one-push-per-item array:
 //
-//   slot k of `capacity` (= wave count) holds a wave and a 64-bit sequence
+//   slot k of `capacity` (the wave count rounded up to a power of two, so a
+//   position's slot is a mask, not a division) holds a wave and a 64-bit sequence
 //   word; a push at position p waits until seq(p % capacity) == p, writes the
 //   wave, then seq = p + 1; a pop claims position p = head by compare-and-swap
 //   once seq(p % capacity) == p + 1, reads the wave, then seq = p + capacity.
@@ -17,16 +18,28 @@
 //   Positions are 64-bit and never wrap.
 //
 // A team pops a wave, runs it once, and on Completed decrements its
-// successors' counters (spread over the team's threads), pushing each that
-// reaches zero; it then decrements `outstanding`. The run ends when
-// outstanding reaches zero, or at a stop (drain or error). A wave's writes
-// are fenced (every thread, then a team barrier) before its successors are
-// released; the popping team fences before it runs the wave.
+// successors' counters, pushing each that reaches zero. The run ends when
+// `outstanding` (the waves not completed) reaches zero, or at a stop (drain
+// or error). Two kernels share the loop's contract:
+//  * teams of one thread (run_solo: every host backend by default) keep the
+//    first successor that became ready as their next wave (a continuation:
+//    a chain never touches the queue), subtract their completions from
+//    `outstanding` in batches (when they find the queue empty), read the
+//    deadline clock only every few short waves (DeadlinePoll), and use no
+//    team collective;
+//  * teams of several threads (run_team) pop and record on the leader,
+//    release the successors over the team's threads, and decrement
+//    `outstanding` once per wave.
+// A wave's writes are fenced before its successors are released (every
+// thread, then a team barrier, for teams; a release fence before the
+// counters' atomics, for one thread); the wave's team fences (acquire)
+// before it runs the wave.
 //
 // prepare_dataflow() rebuilds the counters and the queue from the per-wave
 // states when a dataflow run starts (in-degrees counting only predecessors
 // that are not Completed; the ready waves in ascending order), so a dataflow
-// run resumes a drained run of any mode.
+// run resumes a drained run of any mode; a run from scratch copies the
+// in-degrees and the source waves that dataflow_start() computed once.
 #include <cstdint>
 #include <string>
 
@@ -34,10 +47,18 @@
 
 #include <strata/core/device_barrier.hpp>
 #include <strata/core/spin_wait.hpp>
+#include <strata/core/storage.hpp>
 #include <strata/execute/detail/executor_state.hpp>
 #include <strata/execute/detail/wave_invoke.hpp>
 
 namespace strata::execute_detail {
+
+/// The ready queue's slots for `waves` waves: the next power of two.
+inline std::uint64_t queue_capacity(std::uint64_t waves) {
+  std::uint64_t capacity = 1;
+  while (capacity < waves) capacity *= 2;  // at most 64 doublings: waves < 2^63
+  return capacity;
+}
 
 template <class ExecSpace, class Ordinal>
 struct ReadyQueue {
@@ -46,25 +67,66 @@ struct ReadyQueue {
   Kokkos::View<std::uint64_t*, memory_space> sequence;
   Kokkos::View<std::uint64_t*, memory_space> control;  ///< queue_head, queue_tail, abort_word
 
+  /// A power of two (queue_capacity()).
   KOKKOS_INLINE_FUNCTION std::uint64_t capacity() const { return slots.extent(0); }
+  KOKKOS_INLINE_FUNCTION std::uint64_t slot_of(std::uint64_t p) const {
+    return p & (capacity() - 1);
+  }
 
   /// Any thread. Returns false only if the slot never frees (the abort word
   /// is raised then: a team stopped making progress).
   KOKKOS_INLINE_FUNCTION bool push(Ordinal w) const {
     const std::uint64_t p = Kokkos::atomic_fetch_add(&control(queue_tail), std::uint64_t(1));
-    const std::uint64_t k = p % capacity();
+    const std::uint64_t k = slot_of(p);
     for (std::uint64_t spins = 0; volatile_load(&sequence(k)) != p; ++spins) {
       if (spins >= DeviceBarrier<memory_space>::default_spin_limit) {
         Kokkos::atomic_fetch_max(&control(abort_word), std::uint64_t(1));
+        Kokkos::atomic_fetch_max(&control(stop_word), stop_error);  // every team leaves
         return false;
       }
       spin_pause(spins);
     }
-    Kokkos::memory_fence();
+    acquire_fence();  // the previous lap's pop, before the slot is overwritten
     volatile_store(&slots(k), w);
-    Kokkos::memory_fence();  // the wave before its sequence word
+    release_fence();  // the wave before its sequence word
     volatile_store(&sequence(k), p + 1);
     return true;
+  }
+
+  /// One thread: claims up to `max` consecutive filled positions with one
+  /// compare-and-swap of the head and copies their waves to `out`; returns
+  /// how many (0: the queue looks empty, or stayed contended for 64
+  /// attempts). Filled positions stay filled until popped (the next lap's
+  /// push waits for the pop), so the positions counted before the CAS are
+  /// the claimed ones.
+  KOKKOS_INLINE_FUNCTION std::uint32_t try_pop_many(Ordinal* out, std::uint32_t max) const {
+    for (int attempt = 0; attempt < 64; ++attempt) {
+      const std::uint64_t p = volatile_load(&control(queue_head));
+      const std::uint64_t seq = volatile_load(&sequence(slot_of(p)));
+      if (seq == p + 1) {
+        std::uint32_t n = 1;
+        while (n < max && volatile_load(&sequence(slot_of(p + n))) == p + n + 1) ++n;
+        if (Kokkos::atomic_compare_exchange(&control(queue_head), p, p + n) == p) {
+          acquire_fence();  // the sequence words before the waves
+          for (std::uint32_t i = 0; i < n; ++i) out[i] = volatile_load(&slots(slot_of(p + i)));
+          release_fence();  // the waves read before the slots are handed back
+          for (std::uint32_t i = 0; i < n; ++i)
+            volatile_store(&sequence(slot_of(p + i)), p + i + capacity());
+          return n;
+        }
+      } else if (seq <= p) {
+        return 0;  // not filled yet: empty (or a push in flight)
+      }
+    }
+    return 0;
+  }
+
+  /// Waves queued beyond position `head` (a racy estimate: pushes in flight
+  /// count).
+  KOKKOS_INLINE_FUNCTION std::uint64_t backlog() const {
+    const std::uint64_t head = volatile_load(&control(queue_head));
+    const std::uint64_t tail = volatile_load(&control(queue_tail));
+    return tail > head ? tail - head : 0;
   }
 
   /// One thread. False when the queue looks empty (or stayed contended for
@@ -72,13 +134,13 @@ struct ReadyQueue {
   KOKKOS_INLINE_FUNCTION bool try_pop(Ordinal& w) const {
     for (int attempt = 0; attempt < 64; ++attempt) {
       const std::uint64_t p = volatile_load(&control(queue_head));
-      const std::uint64_t k = p % capacity();
+      const std::uint64_t k = slot_of(p);
       const std::uint64_t seq = volatile_load(&sequence(k));
       if (seq == p + 1) {
         if (Kokkos::atomic_compare_exchange(&control(queue_head), p, p + 1) == p) {
-          Kokkos::memory_fence();  // the sequence word before the wave
+          acquire_fence();  // the sequence word before the wave
           w = volatile_load(&slots(k));
-          Kokkos::memory_fence();
+          release_fence();  // the wave read before the slot is handed back
           volatile_store(&sequence(k), p + capacity());
           return true;
         }
@@ -97,6 +159,8 @@ struct DataflowKernel {
   using memory_space = typename ExecSpace::memory_space;
   static constexpr std::uint64_t code_stop = no_wave;
   static constexpr std::uint64_t code_idle = no_wave - 1;
+  /// The most waves a team of one thread pops at once.
+  static constexpr std::uint32_t pop_batch = 8;
 
   WaveState<ExecSpace, Ordinal> s;
   ReadyQueue<ExecSpace, Ordinal> queue;
@@ -106,6 +170,95 @@ struct DataflowKernel {
   Functor f;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    if (team.team_size() == 1) {
+      run_solo(team);
+    } else {
+      run_team(team);
+    }
+  }
+
+  /// Teams of one thread (the default on every host backend): no team
+  /// collective, and two things a shared queue does not need to see:
+  ///  * a continuation: of the successors that a completed wave makes ready,
+  ///    the team runs the first itself, next (it would pop one anyway), and
+  ///    pushes only the others, so a chain never passes through the queue
+  ///    and a wide front sends one wave in (successors - 1) through it;
+  ///  * batched completions: the team subtracts its completed waves from
+  ///    `outstanding` when it finds the queue empty (and when it leaves), not
+  ///    one global atomic per wave. outstanding reaches zero only once every
+  ///    wave completed and every team flushed, so the run still ends exactly
+  ///    then.
+  /// A wave held as the continuation when the run stops stays Queued (not in
+  /// the queue): prepare_dataflow() rebuilds the queue from the states.
+  KOKKOS_INLINE_FUNCTION void run_solo(const member_type& team) const {
+    std::uint64_t* const outstanding_word = s.word(outstanding);
+    std::uint64_t done = 0;  // completions not yet subtracted from outstanding
+    std::uint64_t idle = 0;  // empty polls in a row
+    DeadlinePoll poll;
+    const std::uint64_t teams = static_cast<std::uint64_t>(team.league_size());
+    Ordinal batch[pop_batch];  // popped, not started yet: batch[first .. count)
+    std::uint32_t first = 0, count = 0;
+    Ordinal w = 0;
+    bool held = false;  // w is a continuation
+    for (;;) {
+      if (!held) {
+        if (first == count) {
+          if (volatile_load(s.word(stop_word)) != 0 || volatile_load(s.word(abort_word)) != 0)
+            break;
+          // A long queue is shared out in batches (one CAS for several
+          // waves); a short one wave at a time, so no team hides waves that
+          // another team could run.
+          const std::uint64_t share = queue.backlog() / (2 * teams);
+          const std::uint32_t want =
+              share >= pop_batch ? pop_batch : (share < 1 ? 1u : static_cast<std::uint32_t>(share));
+          first = 0;
+          count = queue.try_pop_many(batch, want);
+          if (count == 0) {
+            if (done != 0) {
+              Kokkos::atomic_fetch_sub(outstanding_word, done);
+              done = 0;
+            }
+            if (volatile_load(outstanding_word) == 0) break;
+            spin_pause(idle);
+            ++idle;
+            continue;
+          }
+          idle = 0;
+        }
+        w = batch[first++];
+      }
+      held = false;
+      if (!s.may_start(poll)) break;
+      s.mark_running(w);
+      acquire_fence();  // the predecessors' writes, seen before the wave reads them
+      const std::uint32_t outcome = invoke_wave(f, team, w);
+      release_fence();  // this execution's writes, before anything is released
+      const int next = s.record(w, outcome);
+      if (next == outcome_stop) break;
+      if (next == outcome_again) {
+        queue.push(w);
+        continue;
+      }
+      ++done;
+      const Ordinal completed = w;
+      const std::uint64_t last = row_map(completed + 1);
+      for (std::uint64_t e = row_map(completed); e < last; ++e) {
+        const Ordinal t = entries(e);
+        if (Kokkos::atomic_fetch_sub(&remaining(t), Offset(1)) != Offset(1)) continue;
+        if (held) {
+          queue.push(t);
+        } else {
+          w = t;
+          held = true;
+        }
+      }
+    }
+    if (done != 0) Kokkos::atomic_fetch_sub(outstanding_word, done);
+  }
+
+  /// Teams of several threads: the leader pops and records, the team runs
+  /// the wave and releases its successors (spread over its threads).
+  KOKKOS_INLINE_FUNCTION void run_team(const member_type& team) const {
     std::uint64_t idle = 0;  // the leader's count of empty polls in a row
     for (;;) {
       std::uint64_t code = code_stop;
@@ -158,24 +311,89 @@ struct DataflowKernel {
   }
 };
 
+/// What a dataflow run that starts from scratch (no wave completed) begins
+/// with, computed once per executor: every wave's in-degree and the waves
+/// without predecessors, in ascending order.
+template <class ExecSpace, class Ordinal, class Offset>
+struct DataflowStart {
+  Kokkos::View<Offset*, typename ExecSpace::memory_space> in_degree;
+  Kokkos::View<Ordinal*, typename ExecSpace::memory_space> sources;
+  std::uint64_t source_count = 0;
+};
+
+template <class ExecSpace, class Ordinal, class Offset>
+DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start(
+    const ExecSpace& space, const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& entries,
+    std::uint64_t waves) {
+  DataflowStart<ExecSpace, Ordinal, Offset> start;
+  start.in_degree = allocate_view<decltype(start.in_degree)>(waves, "execute::in_degree", true);
+  const auto in_degree = start.in_degree;
+  Kokkos::parallel_for(
+      "strata::execute::dataflow_in_degrees",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, entries.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t e) {
+        Kokkos::atomic_fetch_add(&in_degree(entries(e)), Offset(1));
+      });
+  std::uint64_t count = 0;
+  Kokkos::parallel_reduce(
+      "strata::execute::dataflow_source_count", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& n) { n += in_degree(w) == 0 ? 1 : 0; },
+      count);
+  start.source_count = count;
+  start.sources = allocate_view<decltype(start.sources)>(count, "execute::dataflow_sources");
+  const auto sources = start.sources;
+  Kokkos::parallel_scan(
+      "strata::execute::dataflow_sources", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& offset, const bool final) {
+        if (in_degree(w) != 0) return;
+        if (final) sources(offset) = static_cast<Ordinal>(w);
+        ++offset;
+      });
+  space.fence();
+  return start;
+}
+
 /// Rebuilds the counters and the ready queue from the wave states (queued
-/// on `space` after start_run, which zeroes head and tail).
+/// on `space` after start_run, which zeroes head and tail). A run from
+/// scratch (`fresh`: no wave completed) copies them from `start` (one
+/// pass); a resumed run recounts the in-degrees over the waves not completed
+/// (three passes).
 template <class ExecSpace, class Ordinal, class Offset>
 void prepare_dataflow(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
                       const ReadyQueue<ExecSpace, Ordinal>& queue,
                       const Kokkos::View<Offset*, typename ExecSpace::memory_space>& remaining,
                       const Kokkos::View<Offset*, typename ExecSpace::memory_space>& row_map,
-                      const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& entries) {
+                      const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& entries,
+                      const DataflowStart<ExecSpace, Ordinal, Offset>& start, bool fresh) {
   const std::size_t waves = s.state.extent(0);
   const auto state = s.state;
   const auto control = s.control;
   const auto slots = queue.slots;
   const auto sequence = queue.sequence;
+  if (fresh) {
+    const auto sources = start.sources;
+    const auto in_degree = start.in_degree;
+    const std::uint64_t count = start.source_count;
+    Kokkos::parallel_for(
+        "strata::execute::dataflow_queue", Kokkos::RangePolicy<ExecSpace>(space, 0, sequence.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t i) {
+          if (i < waves) remaining(i) = in_degree(i);
+          if (i < count) {
+            slots(i) = sources(i);
+            sequence(i) = i + 1;  // filled: the pop at position i takes it
+          } else {
+            sequence(i) = i;  // empty: awaiting the push at position i
+          }
+          if (i == 0) control(queue_tail) = count;
+        });
+    return;
+  }
   constexpr std::uint32_t done = word_of(launch::TaskState::Completed);
   Kokkos::parallel_for(
-      "strata::execute::dataflow_clear", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      "strata::execute::dataflow_clear",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, sequence.extent(0)),  // >= waves
       KOKKOS_LAMBDA(const std::size_t i) {
-        remaining(i) = 0;
+        if (i < waves) remaining(i) = 0;
         sequence(i) = i;  // empty: awaiting the push at position i
       });
   Kokkos::parallel_for(

@@ -25,23 +25,26 @@
 
 namespace strata::execute_detail {
 
-/// The words of the `control` View.
+/// The words of the `control` View, spread over cache lines (`control_line`
+/// words, 128 bytes, apart) by how often they are written, so that the words
+/// every team reads before each wave (line 0, written once per run or at a
+/// stop) never share a line with the per-wave atomics of the queue and the
+/// group cursor.
+inline constexpr std::size_t control_line = 16;
 enum Control : std::size_t {
   stop_word = 0,      ///< 0 running, stop_drain, stop_error (only ever raised, atomic max)
   fault_wave,         ///< lowest wave that returned Faulted this run (none: no_wave)
   requeue_wave,       ///< lowest wave over the requeue bound this run (none: no_wave)
   deadline_ns,        ///< device_clock_ns() at which the run drains
   run_completed,      ///< non-zero once a wave completed in this run
-  run_requeues,       ///< re-executions in this run
-  outstanding,        ///< dataflow: waves not yet completed
-  group_next,         ///< persistent: next index into the current group
-  queue_head,         ///< dataflow: next position to pop
-  queue_tail,         ///< dataflow: next position to push
-  rendezvous_count,   ///< persistent: teams that started
-  abort_word,         ///< a team gave up waiting (not co-resident): everyone leaves
-  resident_seen,      ///< teams that had started when the rendezvous gave up
+  abort_word,         ///< a team gave up waiting (a stalled queue slot): everyone leaves
   barrier_stop,       ///< persistent: the stop word as the last barrier arrival saw it
-  control_words
+  run_requeues = 1 * control_line,  ///< re-executions in this run
+  outstanding = 2 * control_line,   ///< dataflow: waves not yet completed (teams batch it)
+  group_next = 3 * control_line,    ///< persistent: next index into the current group
+  queue_head = 4 * control_line,    ///< dataflow: next position to pop
+  queue_tail = 5 * control_line,    ///< dataflow: next position to push
+  control_words = 6 * control_line
 };
 
 inline constexpr std::uint64_t stop_drain = 1;
@@ -54,6 +57,15 @@ enum Outcome : int { outcome_done = 0, outcome_again = 1, outcome_stop = 2 };
 KOKKOS_INLINE_FUNCTION constexpr std::uint32_t word_of(launch::TaskState s) {
   return static_cast<std::uint32_t>(s);
 }
+
+/// A thread's state for WaveState::may_start(DeadlinePoll&).
+struct DeadlinePoll {
+  static constexpr std::uint64_t short_ns = 2000;
+  static constexpr std::uint32_t max_stride = 16;
+  std::uint64_t last_ns = 0;
+  std::uint32_t stride = 1;
+  std::uint32_t countdown = 0;
+};
 
 template <class ExecSpace, class Ordinal>
 struct WaveState {
@@ -79,6 +91,36 @@ struct WaveState {
       Kokkos::atomic_fetch_max(word(stop_word), stop_drain);
       return false;
     }
+    return true;
+  }
+
+  /// may_start() for a thread that checks before every wave it starts: the
+  /// clock is read every `poll.stride` checks, the stride doubling (up to
+  /// DeadlinePoll::max_stride) while reads come less than
+  /// DeadlinePoll::short_ns apart and back to 1 after a longer gap. Waves of
+  /// a few hundred nanoseconds thus pay a fraction of a clock read each, and
+  /// past the deadline a thread starts at most max_stride - 1 more waves; the
+  /// stride is above 1 only after reads less than short_ns apart, so those
+  /// waves are short unless the waves' length jumps from one to the next.
+  KOKKOS_INLINE_FUNCTION bool may_start(DeadlinePoll& poll) const {
+    if (volatile_load(word(stop_word)) != 0) return false;
+    if (poll.countdown > 0) {
+      --poll.countdown;
+      return true;
+    }
+    if (volatile_load(word(run_completed)) == 0) return true;
+    const std::uint64_t now = device_clock_ns();
+    if (now >= volatile_load(word(deadline_ns))) {
+      Kokkos::atomic_fetch_max(word(stop_word), stop_drain);
+      return false;
+    }
+    if (now - poll.last_ns < DeadlinePoll::short_ns) {
+      if (poll.stride < DeadlinePoll::max_stride) poll.stride *= 2;
+    } else {
+      poll.stride = 1;
+    }
+    poll.last_ns = now;
+    poll.countdown = poll.stride - 1;
     return true;
   }
 
@@ -121,16 +163,26 @@ struct WaveState {
   }
 };
 
-/// The run's control words, set by one thread on the execution space
-/// instance before the run's kernels (so the deadline is read on the clock
-/// the kernels compare it with).
-template <class ExecSpace>
-void start_run(const ExecSpace& space,
-               const Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space>& control,
-               std::uint64_t budget_ns, std::uint64_t outstanding_waves) {
+/// The run's control words, set on the execution space instance before the
+/// run's kernels (so the deadline is read on the clock the kernels compare
+/// it with). With `reset_states` (the first run after Executor::reset()) the
+/// same kernel also sets every wave Queued with no requeues: reset() itself
+/// launches nothing.
+template <class ExecSpace, class Ordinal>
+void start_run(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
+               std::uint64_t budget_ns, std::uint64_t outstanding_waves, bool reset_states) {
+  const auto control = s.control;
+  const auto state = s.state;
+  const auto requeues = s.requeues;
+  const std::size_t n = reset_states && state.extent(0) > 0 ? state.extent(0) : 1;
   Kokkos::parallel_for(
-      "strata::execute::start_run", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
-      KOKKOS_LAMBDA(const int) {
+      "strata::execute::start_run", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        if (reset_states && i < state.extent(0)) {
+          state(i) = word_of(launch::TaskState::Queued);
+          requeues(i) = 0;
+        }
+        if (i != 0) return;
         control(stop_word) = 0;
         control(fault_wave) = no_wave;
         control(requeue_wave) = no_wave;
@@ -142,45 +194,67 @@ void start_run(const ExecSpace& space,
         control(group_next) = 0;
         control(queue_head) = 0;
         control(queue_tail) = 0;
-        control(rendezvous_count) = 0;
         control(abort_word) = 0;
-        control(resident_seen) = 0;
         control(barrier_stop) = 0;
       });
 }
 
-/// Waves whose state word is Completed.
-template <class ExecSpace, class Ordinal>
-std::uint64_t count_completed(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s) {
-  std::uint64_t done = 0;
-  const auto state = s.state;
-  Kokkos::parallel_reduce(
-      "strata::execute::count_completed",
-      Kokkos::RangePolicy<ExecSpace>(space, 0, state.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& n) {
-        if (state(w) == word_of(launch::TaskState::Completed)) ++n;
-      },
-      done);
-  return done;
-}
+/// What a run leaves behind: the waves whose state word is Completed, and
+/// the first group holding a wave that is not (`groups` if none: where the
+/// layered and persistent modes resume).
+struct Progress {
+  std::uint64_t completed;
+  std::uint64_t first_open_group;
+};
 
-/// The first group holding a wave that is not Completed (`groups` if none):
-/// where the layered and persistent modes resume.
+/// Kokkos reducer of Progress: sum of the counts, minimum of the groups.
+template <class Space = Kokkos::HostSpace>
+struct ProgressReducer {
+  using reducer = ProgressReducer<Space>;
+  using value_type = Progress;
+  using result_view_type = Kokkos::View<value_type, Space, Kokkos::MemoryUnmanaged>;
+
+  result_view_type result;
+
+  KOKKOS_INLINE_FUNCTION explicit ProgressReducer(value_type& value) : result(&value) {}
+  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
+    dest.completed += src.completed;
+    if (src.first_open_group < dest.first_open_group) dest.first_open_group = src.first_open_group;
+  }
+#if KOKKOS_VERSION < 40000
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dest, const volatile value_type& src) const {
+    dest.completed += src.completed;
+    if (src.first_open_group < dest.first_open_group) dest.first_open_group = src.first_open_group;
+  }
+#endif
+  KOKKOS_INLINE_FUNCTION void init(value_type& value) const {
+    value.completed = 0;
+    value.first_open_group = ~std::uint64_t(0);  // none open (no numeric_limits: device code)
+  }
+  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *result.data(); }
+  KOKKOS_INLINE_FUNCTION result_view_type view() const { return result; }
+  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
+};
+
+/// Progress in one pass over the state words.
 template <class ExecSpace, class Ordinal>
-std::uint64_t first_open_group(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
-                               const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
-                               std::uint64_t groups) {
-  std::uint64_t first = groups;
+Progress progress_of(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
+                     const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
+                     std::uint64_t groups) {
+  Progress p{0, groups};
   const auto state = s.state;
   Kokkos::parallel_reduce(
-      "strata::execute::first_open_group",
-      Kokkos::RangePolicy<ExecSpace>(space, 0, state.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& m) {
-        if (state(w) != word_of(launch::TaskState::Completed) && std::uint64_t(level(w)) < m)
-          m = level(w);
+      "strata::execute::progress", Kokkos::RangePolicy<ExecSpace>(space, 0, state.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t w, Progress& r) {
+        if (state(w) == word_of(launch::TaskState::Completed)) {
+          ++r.completed;
+        } else if (std::uint64_t(level(w)) < r.first_open_group) {
+          r.first_open_group = level(w);
+        }
       },
-      Kokkos::Min<std::uint64_t>(first));
-  return first < groups ? first : groups;  // the reduction's identity is the largest value
+      ProgressReducer<>(p));
+  if (p.first_open_group > groups) p.first_open_group = groups;  // the identity: none open
+  return p;
 }
 
 }  // namespace strata::execute_detail

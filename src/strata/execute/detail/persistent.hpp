@@ -9,10 +9,13 @@
 // resets the cursor and records whether the run stops; every team reads that
 // one decision after the barrier, so all teams leave at the same group.
 //
-// The kernel starts with a rendezvous: each team counts itself in and waits
-// (bounded by `rendezvous_timeout_ns` on the device clock) until the whole
-// league has started. A league the device cannot hold at once therefore ends
-// as NotCoResident (the abort word), never as a hang at the first barrier.
+// The kernel starts with the league rendezvous shared with the planner's
+// persistent layers (core/league_rendezvous.hpp): each team counts itself in
+// and waits (bounded by RunOptions::residency_timeout on the device clock)
+// until the whole league has started. One word decides for every team, so
+// either the whole league proceeds or no team runs a wave: a league the
+// device cannot hold at once ends as NotCoResident, never as a hang at the
+// first barrier and never as a partly run group.
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -20,17 +23,14 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/device_barrier.hpp>
+#include <strata/core/league_rendezvous.hpp>
 #include <strata/core/spin_wait.hpp>
-#include <strata/core/device_clock.hpp>
 #include <strata/execute/detail/executor_state.hpp>
 #include <strata/execute/detail/residency.hpp>
 #include <strata/execute/detail/run_in_place.hpp>
 #include <strata/execute/detail/wave_invoke.hpp>
 
 namespace strata::execute_detail {
-
-/// Teams wait this long at the rendezvous for the rest of the league.
-inline constexpr std::uint64_t rendezvous_timeout_ns = 5'000'000'000ull;
 
 template <class ExecSpace, class Ordinal, class Functor>
 struct PersistentKernel {
@@ -44,39 +44,11 @@ struct PersistentKernel {
   Kokkos::View<Ordinal*, memory_space> waves;
   Kokkos::View<Ordinal*, memory_space> group_offsets;
   DeviceBarrier<memory_space> barrier;
+  LeagueRendezvous<memory_space> rendezvous;
   Functor f;
   std::uint64_t first_group = 0, groups = 0;
   std::uint32_t league = 1;
-
-  KOKKOS_INLINE_FUNCTION bool rendezvous(const member_type& team) const {
-    if (league <= 1) return true;
-    int ok = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(team),
-        [&](int& r) {
-          Kokkos::atomic_fetch_add(s.word(rendezvous_count), std::uint64_t(1));
-          const std::uint64_t start = device_clock_ns();
-          r = 1;
-          for (std::uint64_t spins = 0; volatile_load(s.word(rendezvous_count)) < league;
-               ++spins) {
-            if (volatile_load(s.word(abort_word)) != 0) {
-              r = 0;
-              break;
-            }
-            if (device_clock_ns() - start > rendezvous_timeout_ns) {
-              Kokkos::atomic_fetch_max(s.word(resident_seen),
-                                       volatile_load(s.word(rendezvous_count)));
-              Kokkos::atomic_fetch_max(s.word(abort_word), std::uint64_t(1));
-              r = 0;
-              break;
-            }
-            spin_pause(spins);
-          }
-          Kokkos::memory_fence();
-        },
-        ok);
-    return ok != 0;
-  }
+  std::uint64_t rendezvous_timeout_ns = LeagueRendezvous<memory_space>::default_timeout_ns;
 
   /// Leader: the next wave of the group (or a code), broadcast to the team.
   KOKKOS_INLINE_FUNCTION std::uint64_t grab(const member_type& team, std::uint64_t begin,
@@ -138,7 +110,7 @@ struct PersistentKernel {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    if (!rendezvous(team)) return;
+    if (!rendezvous.arrive(team, league, rendezvous_timeout_ns)) return;
     for (std::uint64_t g = first_group; g < groups; ++g) {
       const std::uint64_t begin = group_offsets(g);
       const std::uint64_t width = std::uint64_t(group_offsets(g + 1)) - begin;
@@ -170,6 +142,7 @@ void run_persistent(const ExecSpace& space,
                     const PersistentKernel<ExecSpace, Ordinal, Functor>& kernel, int team_size,
                     const std::string& label) {
   kernel.barrier.reset(space);
+  kernel.rendezvous.reset(space);
   Kokkos::parallel_for(label + "::persistent",
                        Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(kernel.league),
                                                      team_size),

@@ -24,8 +24,6 @@
 
 namespace strata::execute_detail {
 
-using launch::is_host_backend_v;
-
 struct TeamShape {
   std::uint32_t league = 1;
   int team_size = 1;
@@ -48,10 +46,13 @@ int resolve_team_size(const ExecSpace& space, const Kernel& kernel, int requeste
                          " threads per team for this kernel",
         "use 0 (chosen per backend) or a value in 1.." + std::to_string(max));
   if (requested > 0) return requested;
-  if (is_host_backend_v<ExecSpace>) return 1;
-  if (!team_level) return max < 32 ? max : 32;
-  const int recommended = probe.team_size_recommended(kernel, Kokkos::ParallelForTag());
-  return recommended < 1 ? 1 : (recommended > max ? max : recommended);
+  // Thread-level waves: a warp; team-level ones: Kokkos' recommended size
+  // (launch::clamped_team_size caps it, and makes it 1 on host backends).
+  const int wanted =
+      team_level && !launch::is_host_backend_v<ExecSpace>
+          ? probe.team_size_recommended(kernel, Kokkos::ParallelForTag())
+          : 32;
+  return launch::clamped_team_size(space, kernel, wanted);
 }
 
 /// The league of a persistent launch (see the header comment).

@@ -1,0 +1,82 @@
+#pragma once
+// What the subcommands that take a graph (`strata plan`, `strata run`)
+// share: their command-line loop (FILE or --demo, options with a value, the
+// same usage errors), the built-in demo graph, the reader worded for the
+// tool, and the choice of 32- or 64-bit ids behind the memory check. One
+// place, so that a graph error answers the same in every subcommand.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <strata/io/edge_list.hpp>
+
+#include "commands.hpp"
+#include "memory_budget.hpp"
+
+namespace strata::tools {
+
+/// Where a subcommand's graph comes from: exactly one of FILE or --demo.
+struct GraphSource {
+  std::string file;
+  bool demo = false;
+};
+
+/// Parses the arguments of subcommand `command`: `--demo`, one positional
+/// FILE, and the options that `on_option(name, value)` accepts (it returns
+/// false for a name it does not know; `value(name)` takes the option's value,
+/// a UsageError when there is none). Unknown options, a second FILE and
+/// neither or both of FILE and --demo are UsageErrors.
+template <class OnOption>
+GraphSource parse_graph_arguments(const std::vector<std::string>& args, const std::string& command,
+                                  OnOption&& on_option) {
+  GraphSource source;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& s = args[i];
+    auto value = [&](const char* name) -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError{std::string(name) + " needs a value"};
+      return args[++i];
+    };
+    if (s == "--demo") {
+      source.demo = true;
+    } else if (on_option(s, value)) {
+    } else if (!s.empty() && s[0] == '-') {
+      throw UsageError{"unknown option '" + s + "' for '" + command + "'"};
+    } else if (source.file.empty()) {
+      source.file = s;
+    } else {
+      throw UsageError{"'" + command + "' takes one FILE, got '" + source.file + "' and '" + s +
+                       "'"};
+    }
+  }
+  if (source.demo == !source.file.empty())
+    throw UsageError{"'" + command + "' needs exactly one of FILE or --demo"};
+  return source;
+}
+
+/// The built-in demo: a 3-D upwind transport sweep over 8x8x8 cells.
+io::EdgeList demo_graph();
+
+/// The graph of `source`: the demo, or FILE read within `budget` bytes (the
+/// reader's MemoryConstrained worded for the tool: its Fix names
+/// --max-memory; `budget_given`: the budget came from --max-memory, not the
+/// physical memory).
+io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool budget_given);
+
+/// Calls fn(Ordinal{}) with the narrowest ids that hold the graph (32-bit
+/// when every count and id fits, half the memory traffic; 64-bit otherwise,
+/// so large ids are reported as they were written), after checking that
+/// planning it fits `budget` bytes.
+template <class Fn>
+int with_ordinal(const io::EdgeList& list, std::uint64_t budget, Fn&& fn) {
+  constexpr std::uint64_t max32 = std::numeric_limits<std::uint32_t>::max();
+  const std::uint64_t waves = list.wave_count, edges = list.dependencies.size();
+  if (waves <= max32 && edges <= max32 && list.max_wave_id <= max32) {
+    check_plan_memory<std::uint32_t>(waves, edges, budget);
+    return fn(std::uint32_t{});
+  }
+  check_plan_memory<std::uint64_t>(waves, edges, budget);
+  return fn(std::uint64_t{});
+}
+
+}  // namespace strata::tools
