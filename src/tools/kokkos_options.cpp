@@ -10,6 +10,12 @@
 #include <string>
 #include <thread>
 
+#include <Kokkos_Macros.hpp>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime_api.h>
+#elif defined(KOKKOS_ENABLE_HIP)
+#include <hip/hip_runtime_api.h>
+#endif
 
 #include <strata/core/error.hpp>
 #include <strata/io/edge_list.hpp>
@@ -144,6 +150,63 @@ void check_agreement(const std::vector<std::string>& args, const char* variable_
   }
 }
 
+/// GPUs the device runtime can see (CUDA_VISIBLE_DEVICES applied), or
+/// nothing on a host build or when the runtime cannot answer (then
+/// Kokkos::initialize meets the same failure and main classifies it).
+std::optional<long long> visible_gpus() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status == cudaErrorNoDevice) return 0;
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();  // clear it: Kokkos::initialize asks again
+    return std::nullopt;
+  }
+  return count;
+#elif defined(KOKKOS_ENABLE_HIP)
+  int count = 0;
+  const hipError_t status = hipGetDeviceCount(&count);
+  if (status == hipErrorNoDevice) return 0;
+  if (status != hipSuccess) {
+    (void)hipGetLastError();
+    return std::nullopt;
+  }
+  return count;
+#else
+  return std::nullopt;
+#endif
+}
+
+/// Kokkos 4 aborts in initialize on a device id beyond the visible GPUs
+/// ("Requested GPU with id ... but only N GPU(s) available", SIGABRT).
+void check_device_id(const std::vector<std::string>& args, std::optional<long long> variable_id) {
+  std::optional<long long> id = variable_id;
+  std::string named = "KOKKOS_DEVICE_ID";
+  for (const auto& arg : args) {
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string name = arg.substr(0, eq);
+    if (name == "--kokkos-device" || name == "--kokkos-device-id") {
+      id = decimal(arg.substr(eq + 1), 0, INT_MAX);
+      named = name;
+    }
+  }
+  if (!id) return;
+  const auto gpus = visible_gpus();
+  if (!gpus || *id < *gpus) return;
+  if (*gpus == 0)
+    throw PlanError::invalid_argument(
+        named + " asks for GPU " + std::to_string(*id) + ", but the device runtime sees no GPU",
+        "run where a GPU is visible (check CUDA_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES), or use "
+        "a host build of strata");
+  throw PlanError::invalid_argument(
+      named + " asks for GPU " + std::to_string(*id) + ", but " + std::to_string(*gpus) +
+          " GPU" + (*gpus == 1 ? " is" : "s are") + " visible (ids 0.." +
+          std::to_string(*gpus - 1) + ")",
+      "name a device id below " + std::to_string(*gpus) +
+          " (CUDA_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES choose which GPUs are visible)");
+}
+
 }  // namespace
 
 int max_kokkos_threads() {
@@ -169,6 +232,7 @@ void check_kokkos_options(const std::vector<std::string>& kokkos_args) {
   check_agreement(kokkos_args, "KOKKOS_NUMA", numa, {"--kokkos-numa"});
   check_agreement(kokkos_args, "KOKKOS_DEVICE_ID", device,
                   {"--kokkos-device", "--kokkos-device-id"});
+  check_device_id(kokkos_args, device);
 }
 
 }  // namespace strata::tools

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 
+import address_space
 from cli_support import Session, edge_list, kahn_groups
 
 SESSION = Session("strata_cli_")
@@ -157,9 +158,8 @@ ASAN = "ASAN_OPTIONS" in os.environ  # ASan cannot run in a small address space
 # (exit 0) or nothing, with one typed error line (exit 3): never half a plan
 # (a writer used to flush 491,518 bytes before its bad_alloc), never
 # "internal error", never a signal. The limits climb until two in a row succeed.
+device_build = address_space.is_device_build(STRATA)
 if not ASAN:
-    import address_space
-    device_build = address_space.is_device_build(STRATA)
     chain = write("chain200k.txt", edge_list(200000, [(w, w + 1) for w in range(199999)]))
     for args in (["plan", chain, "--output", "json"], ["gen", "sweep3d", "40"]):
         full = subprocess.run([STRATA, *args], capture_output=True, timeout=300).stdout
@@ -232,6 +232,17 @@ check("kokkos warnings after the error line", rc == 2 and out == "" and
       err.startswith("strata: IoError: "), err[:300])
 rc, out, err = run("--kokkos-threads=3", "plan", diamond, env=noisy)
 check("kokkos options still work", rc == 0 and out == "groups 3 barriers 2\n0 4\n1 2\n3\n", err)
+
+# A GPU build: a device id beyond the visible GPUs is a typed error before
+# Kokkos starts (Kokkos 4 aborts in initialize: SIGABRT, exit 134).
+if device_build:
+    tiny = write("tiny.txt", "2 1\n0 1\n")
+    err = expect_error("--kokkos-device-id beyond the GPUs", ["plan", tiny, "--kokkos-device-id=999"], 2,
+                       "strata: InvalidArgument: --kokkos-device-id asks for GPU 999, but ")
+    check("--kokkos-device-id beyond the GPUs: Fix", "Fix: name a device id below" in err, err)
+    rc, out, err = run("plan", tiny, env=dict(os.environ, KOKKOS_DEVICE_ID="999"))
+    check("KOKKOS_DEVICE_ID beyond the GPUs", rc == 2 and out == "" and err.startswith(
+        "strata: InvalidArgument: KOKKOS_DEVICE_ID asks for GPU 999"), "rc %d %r" % (rc, err[:300]))
 
 print("compared %d graphs against the Python Kahn; %d failures" % (compared, len(failures)))
 sys.exit(1 if failures else 0)
