@@ -169,7 +169,7 @@ TEST(LaunchPolicy, ASingleThreadDeviceFusesUnlessTheFrontierIsWide) {
   EXPECT_EQ(LaunchPolicy::standard().choose(r), LaunchMode::Sparse);
 }
 
-TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE5) {
+TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE4) {
   const LaunchPolicy p = LaunchPolicy::standard();
   auto shape = [](std::uint64_t waves, std::uint64_t groups, std::uint32_t threads,
                   std::uint32_t teams, bool host) {
@@ -193,7 +193,7 @@ TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE5) {
       {shape(8 * w - 1, 1, 8, 8, false), ExecutionStrategy::Layered},       // E1 before E3
       {shape(10 * (8 * w - 1), 10, 8, 8, false), ExecutionStrategy::Dataflow},  // E3: narrow
       {shape(10 * 8 * w, 10, 8, 8, true), ExecutionStrategy::Layered},     // E4: wide, host
-      {shape(10 * 8 * w, 10, 8, 8, false), ExecutionStrategy::Persistent},  // E5: wide, device
+      {shape(10 * 8 * w, 10, 8, 8, false), ExecutionStrategy::Layered},     // E4: wide, device
   };
   for (const Row& row : rows) {
     const ExecutionRecommendation rec = p.recommend_execution(row.shape);

@@ -78,10 +78,11 @@ class LaunchPolicy {
   ///  E3. mean group width below `execute_dataflow_width_per_team` waves per
   ///      resident team: dataflow (a barrier per group would idle teams; a
   ///      wave starts as soon as its predecessors finish);
-  ///  E4. host backend: layered (a launch per group is a function call,
-  ///      cheaper than teams spinning at a device-wide barrier);
-  ///  E5. otherwise persistent (one launch and groups - 1 device-wide
-  ///      barriers instead of a launch per group).
+  ///  E4. otherwise layered: on a host a launch per group is a function
+  ///      call, cheaper than teams spinning at a device-wide barrier; on the
+  ///      H200 a queued launch per group measured faster than the persistent
+  ///      kernel's barrier on every wide DAG (docs/executor.md). Persistent
+  ///      is chosen only when asked for.
   ExecutionRecommendation recommend_execution(const ExecutionShape& shape) const;
 
   /// The planner's next step. Rules, in order:
