@@ -387,6 +387,52 @@ TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnADenseStart) {
   EXPECT_GE(stats.dense_layers, 1u) << stats.first_decision;
 }
 
+// Launch policy rule T: where the ids are a topological order (detected on
+// the device, in the CSR's count pass or over a given CSR), host backends
+// level the graph in one pass; elsewhere the layers are walked. The plan is
+// the reference's either way.
+TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                                   TEST_EXECSPACE::memory_space>::accessible;
+  auto sweep = generate::sweep3d(12, 10, 8);
+  auto shuffled = sweep;
+  generate::shuffle_ids(shuffled, 11);
+  const std::vector<WaveDependency<std::uint32_t>> one_back{{0, 2}, {2, 3}, {1, 3}, {4, 1}, {3, 5}};
+  generate::GeneratedGraph backward;
+  backward.wave_count = 6;
+  backward.description = "one backward dependency";
+  for (const auto& d : one_back) backward.dependencies.push_back({d.before, d.after});
+  for (const auto* g : {&sweep, &shuffled, &backward}) {
+    const bool topological = g == &sweep;
+    const auto deps = generate::narrowed<std::uint32_t>(*g);
+    const auto ref = reference_kahn(g->wave_count, deps);
+    PlanStatistics stats;
+    PlanOptions options;
+    options.statistics = &stats;
+    PlannerScratch<TEST_EXECSPACE> scratch;
+    EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), g->wave_count, deps.data(), deps.size(),
+                                        scratch, options),
+                          ref)) << g->description;
+    EXPECT_EQ(stats.topological, host && topological) << g->description;
+    if (stats.topological) {
+      EXPECT_EQ(stats.sources, ref.group_offsets[1]);
+      EXPECT_EQ(stats.sparse_layers + stats.dense_layers, 0u);
+    }
+    // From a given CSR the order is checked over the rows.
+    Kokkos::View<Dep*, TEST_EXECSPACE::memory_space> device("deps", deps.size());
+    Kokkos::deep_copy(device, Kokkos::View<const Dep*, Kokkos::HostSpace,
+                                           Kokkos::MemoryTraits<Kokkos::Unmanaged>>(deps.data(), deps.size()));
+    const auto graph = make_dependency_graph(TEST_EXECSPACE(), g->wave_count,
+                                             Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device));
+    EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch, options), ref)) << g->description;
+    EXPECT_EQ(stats.topological, host && topological) << g->description;
+    // A forced mode walks the layers.
+    options.mode = PlanMode::Sparse;
+    EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch, options), ref)) << g->description;
+    EXPECT_FALSE(stats.topological);
+  }
+}
+
 TEST(PlannerModes, DevicePacedBatchesRunManyLayersPerSynchronisation) {
   const auto g = generate::layered(300, 20, 2, 20, true, 5);
   const auto deps = generate::narrowed<std::uint32_t>(g);

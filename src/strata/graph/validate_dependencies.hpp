@@ -40,6 +40,33 @@ std::size_t first_invalid_dependency(
   return first;
 }
 
+/// first_invalid_dependency that also tells whether every dependency has
+/// before < after (the ids are a topological order), in the same pass: one
+/// MinMax reduction (min: the first offender; max: a backward dependency seen).
+template <class ExecSpace, class Ordinal, class... P>
+std::size_t first_invalid_dependency(
+    const ExecSpace& space, std::uint64_t wave_count,
+    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies, bool& topological) {
+  const std::size_t count = dependencies.extent(0);
+  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  topological = true;
+  if (count == 0) return none;
+  const std::uint64_t waves = wave_count;
+  Kokkos::MinMaxScalar<std::size_t> found;
+  Kokkos::parallel_reduce(
+      "strata::validate_dependencies_and_order", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      KOKKOS_LAMBDA(const std::size_t i, Kokkos::MinMaxScalar<std::size_t>& v) {
+        const WaveDependency<Ordinal> d = dependencies(i);
+        const bool bad = std::uint64_t(d.before) >= waves || std::uint64_t(d.after) >= waves ||
+                         d.before == d.after;
+        if (bad && i < v.min_val) v.min_val = i;
+        if (d.before > d.after) v.max_val = 1;
+      },
+      Kokkos::MinMax<std::size_t>(found));
+  topological = found.max_val == 0;
+  return found.min_val;
+}
+
 /// The error an offending dependency is reported with.
 template <class Ordinal>
 PlanError dependency_error(std::uint64_t wave_count, const WaveDependency<Ordinal>& offender) {
@@ -49,10 +76,15 @@ PlanError dependency_error(std::uint64_t wave_count, const WaveDependency<Ordina
 }
 
 /// Throws InvalidWave / SelfDependency for the first offending dependency.
+/// With `topological`: also tells whether every dependency has before < after
+/// (same pass).
 template <class ExecSpace, class Ordinal, class... P>
 void validate_dependencies(const ExecSpace& space, std::uint64_t wave_count,
-                           const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies) {
-  const std::size_t first = first_invalid_dependency(space, wave_count, dependencies);
+                           const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
+                           bool* topological = nullptr) {
+  const std::size_t first =
+      topological ? first_invalid_dependency(space, wave_count, dependencies, *topological)
+                  : first_invalid_dependency(space, wave_count, dependencies);
   if (first == std::numeric_limits<std::size_t>::max()) return;
   WaveDependency<Ordinal> offender{};
   Kokkos::deep_copy(space, Kokkos::View<WaveDependency<Ordinal>, Kokkos::HostSpace>(&offender),
