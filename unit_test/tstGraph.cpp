@@ -75,6 +75,7 @@ TEST(DependencyGraph, CountPassGivesInDegreesAndTheIdOrder) {
         storage, counts);
     EXPECT_EQ(counts.topological, generate::ids_topologically_ordered(*g)) << g->description;
     EXPECT_EQ(counts.topological, g == &sweep);
+    EXPECT_EQ(counts.order.edges_in_order(), g == &sweep) << "sweep3d lists each wave's inputs in order";
     ASSERT_TRUE(counts.in_degrees_counted);
     ASSERT_GE(counts.in_degree.extent(0), g->wave_count);
     std::vector<std::uint32_t> in(g->wave_count, 0);
@@ -112,6 +113,21 @@ TEST(DependencyGraph, CountPassGivesInDegreesAndTheIdOrder) {
                          storage, counts);
   EXPECT_TRUE(counts.topological);
   EXPECT_FALSE(counts.in_degrees_counted);
+  EXPECT_TRUE(counts.order.by_before && counts.order.by_after && counts.order.edges_in_order());
+  // Asked to skip the CSR for a list in topological order, nothing is built.
+  counts.skip_if_edges_in_order = true;
+  const auto none = build_dependency_graph(
+      TEST_EXECSPACE(), 4, Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device), storage, counts);
+  EXPECT_FALSE(counts.built);
+  EXPECT_EQ(none.row_map.extent(0), 0u);
+  // Topological ids in no list order: the CSR is built.
+  const std::vector<Dep> unsorted{{1, 3}, {0, 2}, {2, 3}};
+  Kokkos::deep_copy(device, DepView(unsorted.data(), unsorted.size()));
+  build_dependency_graph(TEST_EXECSPACE(), 4, Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device),
+                         storage, counts);
+  EXPECT_TRUE(counts.topological);
+  EXPECT_FALSE(counts.order.by_before || counts.order.by_after);
+  EXPECT_TRUE(counts.built);
 }
 
 TEST(DependencyGraph, InvalidInputBuildsNothing) {

@@ -1,7 +1,9 @@
 // The seed's planner behaviours, plus duplicates, empty graphs, deterministic
 // first offenders, overflow and allocation failure, on TEST_EXECSPACE.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -397,13 +399,18 @@ TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
   auto sweep = generate::sweep3d(12, 10, 8);
   auto shuffled = sweep;
   generate::shuffle_ids(shuffled, 11);
+  // The same topological ids, the list in no order: levelled over the CSR.
+  auto scrambled = sweep;
+  scrambled.description += ", list reversed in pairs";
+  for (std::size_t i = 0; i + 1 < scrambled.dependencies.size(); i += 2)
+    std::swap(scrambled.dependencies[i], scrambled.dependencies[scrambled.dependencies.size() - 1 - i]);
   const std::vector<WaveDependency<std::uint32_t>> one_back{{0, 2}, {2, 3}, {1, 3}, {4, 1}, {3, 5}};
   generate::GeneratedGraph backward;
   backward.wave_count = 6;
   backward.description = "one backward dependency";
   for (const auto& d : one_back) backward.dependencies.push_back({d.before, d.after});
-  for (const auto* g : {&sweep, &shuffled, &backward}) {
-    const bool topological = g == &sweep;
+  for (const auto* g : {&sweep, &scrambled, &shuffled, &backward}) {
+    const bool topological = g == &sweep || g == &scrambled;
     const auto deps = generate::narrowed<std::uint32_t>(*g);
     const auto ref = reference_kahn(g->wave_count, deps);
     PlanStatistics stats;
@@ -417,6 +424,9 @@ TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
     if (stats.topological) {
       EXPECT_EQ(stats.sources, ref.group_offsets[1]);
       EXPECT_EQ(stats.sparse_layers + stats.dense_layers, 0u);
+      // A list sorted by one endpoint is levelled as it is, without a CSR.
+      EXPECT_EQ(stats.first_decision.find("no CSR") != std::string::npos, g == &sweep)
+          << stats.first_decision;
     }
     // From a given CSR the order is checked over the rows.
     Kokkos::View<Dep*, TEST_EXECSPACE::memory_space> device("deps", deps.size());

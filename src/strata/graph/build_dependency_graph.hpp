@@ -56,9 +56,13 @@ struct GraphCounts {
     Yes,               ///< count them in the count pass
     UnlessTopological  ///< count them unless the ids are a topological order
   };
-  /// In: check whether every dependency has before < after (in the validation
-  /// pass: one reduction with the validation's).
+  /// In: learn the list's order (DependencyOrder: whether every dependency
+  /// has before < after, and whether the list is sorted by one endpoint), in
+  /// the validation pass (one reduction with the validation's).
   bool check_topological = false;
+  /// In (with check_topological): build nothing when order.edges_in_order()
+  /// (the caller levels the list itself; the returned graph is empty).
+  bool skip_if_edges_in_order = false;
   /// In: whether to count every wave's in-degree in the count pass.
   InDegrees in_degrees = InDegrees::No;
   /// In/out: capacity for the in-degrees (grown to wave_count after the
@@ -68,6 +72,10 @@ struct GraphCounts {
   /// Out: every dependency has before < after, i.e. the ids are a topological
   /// order (only set when check_topological).
   bool topological = false;
+  /// Out: the list's order (only set when check_topological).
+  DependencyOrder order;
+  /// Out: the CSR was built (false only with skip_if_edges_in_order).
+  bool built = false;
   /// Out: in_degree holds the in-degrees.
   bool in_degrees_counted = false;
 };
@@ -137,18 +145,26 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
   const std::size_t edges = dependency_count;
   const bool in_degrees = in_degree.extent(0) != 0;
 
-  Kokkos::deep_copy(space, row_map, Offset(0));
-  if (in_degrees) Kokkos::deep_copy(space, in_degree, Offset(0));
+  if (edges == 0 || !csr_by_owner_v<ExecSpace>) {
+    Kokkos::deep_copy(space, row_map, Offset(0));
+    if (in_degrees) Kokkos::deep_copy(space, in_degree, Offset(0));
+  }
   if (edges == 0) return graph;
 
   if (csr_by_owner_v<ExecSpace>) {
-    // count: part p owns rows (and in-degrees) [begin, end); plain increments.
+    // count: part p owns rows (and in-degrees) [begin, end): it zeroes their
+    // counters, then counts with plain increments.
     const std::size_t parts = csr_owner_parts(space, waves);
     Kokkos::parallel_for(
         "strata::graph::count_owned", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
         KOKKOS_LAMBDA(const std::size_t p) {
           const std::uint64_t begin = even_part_begin(waves, parts, p);
           const std::uint64_t end = even_part_begin(waves, parts, p + 1);
+          if (p == 0) row_map(0) = 0;
+          for (std::uint64_t w = begin; w < end; ++w) {
+            row_map(w + 1) = 0;
+            if (in_degrees) in_degree(w) = 0;
+          }
           for (std::size_t i = 0; i < edges; ++i) {
             const std::uint64_t row = row_of(i);
             if (row >= begin && row < end) ++row_map(row + 1);
@@ -170,7 +186,6 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
   // scan: inclusive prefix sum turns the shifted degrees into row offsets.
   // No partial sum exceeds dependency_count, which fits Offset (checked by the caller).
   detail::inclusive_scan_in_place(space, row_map, "strata::graph::scan");
-  Kokkos::deep_copy(space, cursor, Kokkos::subview(row_map, Kokkos::make_pair(std::size_t(0), waves)));
   if (csr_by_owner_v<ExecSpace>) {
     // fill: part p owns the rows holding dependencies [E p / P, E (p+1) / P)
     // (whole rows, found by a binary search), and fills them in input order.
@@ -184,6 +199,7 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
               p + 1 == parts ? waves
                              : first_row_at(row_map, waves, even_part_begin(edges, parts, p + 1));
           if (begin >= end) return;
+          for (std::uint64_t w = begin; w < end; ++w) cursor(w) = row_map(w);
           for (std::size_t i = 0; i < edges; ++i) {
             const std::uint64_t row = row_of(i);
             if (row >= begin && row < end) entries(cursor(row)++) = Ordinal(target_of(i));
@@ -191,6 +207,8 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
         });
   } else {
     // fill: each dependency claims the next slot of its row.
+    Kokkos::deep_copy(space, cursor,
+                      Kokkos::subview(row_map, Kokkos::make_pair(std::size_t(0), waves)));
     Kokkos::parallel_for(
         "strata::graph::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
         KOKKOS_LAMBDA(const std::size_t i) {
@@ -230,8 +248,13 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_dependency_graph(
   check_graph_shape<Ordinal, Offset>(wave_count, dependency_count);
   counts.topological = false;
   counts.in_degrees_counted = false;
+  counts.built = false;
+  counts.order = DependencyOrder{};
   validate_dependencies(space, wave_count, dependencies,
-                        counts.check_topological ? &counts.topological : nullptr);
+                        counts.check_topological ? &counts.order : nullptr);
+  counts.topological = counts.check_topological && counts.order.ids_topological;
+  if (counts.check_topological && counts.skip_if_edges_in_order && counts.order.edges_in_order())
+    return DependencyGraph<ExecSpace, Ordinal, Offset>{};
   using Counts = GraphCounts<ExecSpace, Offset>;
   const bool in_degrees =
       counts.in_degrees == Counts::InDegrees::Yes ||
@@ -247,6 +270,7 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_dependency_graph(
       KOKKOS_LAMBDA(const std::size_t i) { return dependencies(i).before; },
       KOKKOS_LAMBDA(const std::size_t i) { return dependencies(i).after; }, in_degree);
   counts.in_degrees_counted = in_degrees;
+  counts.built = true;
   return graph;
 }
 

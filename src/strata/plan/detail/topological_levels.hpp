@@ -9,11 +9,14 @@
 // is one pass over the CSR, O(waves + dependencies), with no frontier, no
 // in-degrees, no atomics and no barrier: Kokkos Kernels' serial level set
 // (lower_tri_symbolic, 4.6), here pushed along the out-edges that
-// build_dependency_graph made. The same pass counts the waves of each level,
-// so the group offsets are one scan of that histogram, and the plan is laid
-// out by the public seam layout_from_levels (plan/layout_from_levels.hpp):
-// the identical plan to the layer walk's (Kahn's layers are exactly the
-// longest-path levels).
+// build_dependency_graph made. Where the dependency list itself is in a
+// topological order (ids topological and the list sorted by one endpoint,
+// learnt in the validation pass), the same push runs along the list and no
+// CSR is built at all. The pass also counts the waves of each level, so the
+// layout is one counting pass (layout_from_level_counts: the same layout as
+// the public seam layout_from_levels, whose radix sort would cost two
+// kernels and a scan per 8 bits of depth). Kahn's layers are exactly the
+// longest-path levels, so the plan is identical to the layer walk's.
 //
 // The pass is sequential: one iteration of a kernel on the execution space.
 // LaunchPolicy::use_topological_levels keeps it to host backends, where one
@@ -53,64 +56,126 @@ struct TopologicalLevels {
   std::uint64_t sources = 0;  ///< waves of level 0
 };
 
-/// One pass over a graph whose ids are a topological order (the caller
-/// checked it): level(w) for every wave, and count(l) = waves of level l for
-/// l < groups (`count` holds at least wave_count entries; entries from
-/// `groups` on are left zero). Both Views are overwritten.
-template <class ExecSpace, class Ordinal, class Offset, class LevelView, class CountView>
-TopologicalLevels topological_levels(const ExecSpace& space,
-                                     const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                                     const LevelView& level, const CountView& count) {
-  TopologicalLevels out;
-  const std::size_t waves = graph.wave_count();
-  if (waves == 0) return out;
-  const auto row_map = graph.row_map;
-  const auto entries = graph.entries;
-  using LevelType = typename LevelView::non_const_value_type;
+/// After a level pass on one thread: count(l) = waves of level l for every
+/// l <= deepest, and result = {deepest + 1, sources}.
+template <class LevelView, class CountView, class ResultView>
+KOKKOS_INLINE_FUNCTION void count_levels(std::size_t waves, std::uint64_t deepest,
+                                         const LevelView& level, const CountView& count,
+                                         const ResultView& result) {
   using CountType = typename CountView::non_const_value_type;
-  Kokkos::deep_copy(space, Kokkos::subview(level, Kokkos::make_pair(std::size_t(0), waves)),
-                    LevelType(0));
-  Kokkos::deep_copy(space, Kokkos::subview(count, Kokkos::make_pair(std::size_t(0), waves)),
-                    CountType(0));
-  Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
-  Kokkos::parallel_for(
-      "strata::plan::topological_levels", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
-      KOKKOS_LAMBDA(const std::size_t) {
-        std::uint64_t deepest = 0, sources = 0;
-        for (std::size_t w = 0; w < waves; ++w) {
-          const LevelType lw = level(w);  // final: every predecessor is below w
-          ++count(lw);
-          if (lw == 0) ++sources;
-          if (lw > deepest) deepest = lw;
-          const LevelType next = LevelType(lw + 1);
-          const std::size_t end = row_map(w + 1);
-          for (std::size_t e = row_map(w); e < end; ++e) {
-            const Ordinal t = entries(e);
-            if (level(t) < next) level(t) = next;
-          }
-        }
-        result(0) = deepest + 1;
-        result(1) = sources;
-      });
+  for (std::uint64_t l = 0; l <= deepest; ++l) count(l) = CountType(0);
+  std::uint64_t sources = 0;
+  for (std::size_t w = 0; w < waves; ++w) {
+    ++count(level(w));
+    if (level(w) == 0) ++sources;
+  }
+  result(0) = deepest + 1;
+  result(1) = sources;
+}
+
+template <class ExecSpace, class ResultView>
+TopologicalLevels read_levels_result(const ExecSpace&, const ResultView& result) {
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+  TopologicalLevels out;
   out.groups = host(0);
   out.sources = host(1);
   return out;
 }
 
-/// offsets(0) = 0, offsets(l + 1) = count(0) + ... + count(l) for l < groups
-/// (offsets holds groups + 1 entries).
-template <class ExecSpace, class CountView, class OffsetsView>
-void offsets_from_level_counts(const ExecSpace& space, const CountView& count,
-                               const OffsetsView& offsets) {
+/// One pass over a graph whose ids are a topological order (the caller
+/// checked it), pushing levels along the out-edges in id order: level(w) for
+/// every wave, and count(l) = waves of level l for l < groups (`count` holds
+/// at least wave_count entries). Both Views are overwritten.
+template <class ExecSpace, class Ordinal, class Offset, class LevelView, class CountView>
+TopologicalLevels topological_levels(const ExecSpace& space,
+                                     const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                                     const LevelView& level, const CountView& count) {
+  const std::size_t waves = graph.wave_count();
+  if (waves == 0) return TopologicalLevels{};
+  const auto row_map = graph.row_map;
+  const auto entries = graph.entries;
+  using LevelType = typename LevelView::non_const_value_type;
+  Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
+  Kokkos::parallel_for(
+      "strata::plan::topological_levels", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+      KOKKOS_LAMBDA(const std::size_t) {
+        for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
+        std::uint64_t deepest = 0;
+        for (std::size_t w = 0; w < waves; ++w) {
+          const LevelType next = LevelType(level(w) + 1);  // final: predecessors are below w
+          const std::size_t end = row_map(w + 1);
+          for (std::size_t e = row_map(w); e < end; ++e) {
+            const Ordinal t = entries(e);
+            if (level(t) < next) {
+              level(t) = next;
+              if (next > deepest) deepest = next;
+            }
+          }
+        }
+        count_levels(waves, deepest, level, count, result);
+      });
+  return read_levels_result(space, result);
+}
+
+/// The same pass straight over a dependency list whose order is topological
+/// (DependencyOrder::edges_in_order(): ids topological and the list sorted by
+/// one endpoint, so every dependency comes after all dependencies into its
+/// `before`): level(after) = max(level(after), level(before) + 1) in list
+/// order. No CSR is built.
+template <class ExecSpace, class DependencyView, class LevelView, class CountView>
+TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_t wave_count,
+                                            const DependencyView& dependencies,
+                                            const LevelView& level, const CountView& count) {
+  const std::size_t waves = wave_count;
+  if (waves == 0) return TopologicalLevels{};
+  const std::size_t edges = dependencies.extent(0);
+  using LevelType = typename LevelView::non_const_value_type;
+  Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
+  Kokkos::parallel_for(
+      "strata::plan::ordered_dependency_levels", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+      KOKKOS_LAMBDA(const std::size_t) {
+        for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
+        std::uint64_t deepest = 0;
+        for (std::size_t i = 0; i < edges; ++i) {
+          const auto d = dependencies(i);
+          const LevelType next = LevelType(level(d.before) + 1);  // final: see above
+          if (level(d.after) < next) {
+            level(d.after) = next;
+            if (next > deepest) deepest = next;
+          }
+        }
+        count_levels(waves, deepest, level, count, result);
+      });
+  return read_levels_result(space, result);
+}
+
+/// The plan's layout from the levels and the waves per level, in one pass on
+/// one thread (a counting sort whose histogram the walk already made):
+/// offsets (groups + 1 entries) and waves_out in (level, wave id) order, the
+/// same layout as layout_from_levels. `count` (groups entries) is consumed.
+template <class ExecSpace, class LevelView, class CountView, class OffsetsView, class WavesView>
+void layout_from_level_counts(const ExecSpace& space, std::uint64_t groups,
+                              const LevelView& level, const CountView& count,
+                              const OffsetsView& offsets, const WavesView& waves_out) {
   using T = typename OffsetsView::non_const_value_type;
-  const std::size_t groups = offsets.extent(0) == 0 ? 0 : offsets.extent(0) - 1;
-  Kokkos::parallel_scan(
-      "strata::plan::topological_offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, groups + 1),
-      KOKKOS_LAMBDA(const std::size_t l, scan_value_t<T>& running, const bool final) {
-        if (final) offsets(l) = T(running);
-        if (l < groups) running += count(l);
+  using W = typename WavesView::non_const_value_type;
+  using C = typename CountView::non_const_value_type;
+  const std::size_t waves = waves_out.extent(0);
+  const std::uint64_t group_count = groups;
+  Kokkos::parallel_for(
+      "strata::plan::layout_from_level_counts", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+      KOKKOS_LAMBDA(const std::size_t) {
+        std::uint64_t running = 0;
+        for (std::uint64_t l = 0; l < group_count; ++l) {
+          offsets(l) = T(running);
+          const std::uint64_t c = count(l);
+          count(l) = C(running);
+          running += c;
+        }
+        offsets(group_count) = T(running);
+        for (std::size_t w = 0; w < waves; ++w) waves_out(count(level(w))++) = W(w);
       });
 }
 
