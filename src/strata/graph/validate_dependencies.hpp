@@ -73,12 +73,10 @@ std::size_t first_invalid_dependency(
         const bool bad = std::uint64_t(d.before) >= waves || std::uint64_t(d.after) >= waves ||
                          d.before == d.after;
         if (bad && i < lowest) lowest = i;
-        if (d.before > d.after) f |= 1u;
-        if (i > 0) {
-          const WaveDependency<Ordinal> prev = dependencies(i - 1);
-          if (prev.before > d.before) f |= 2u;
-          if (prev.after > d.after) f |= 4u;
-        }
+        // Branch-free: on a shuffled list these comparisons are coin flips.
+        const WaveDependency<Ordinal> prev = dependencies(i == 0 ? 0 : i - 1);
+        f |= unsigned(d.before > d.after) | (unsigned(prev.before > d.before) << 1) |
+             (unsigned(prev.after > d.after) << 2);
       },
       Kokkos::Min<std::size_t>(first), Kokkos::BOr<unsigned>(flags));
   order.ids_topological = (flags & 1u) == 0;
