@@ -160,17 +160,23 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
         KOKKOS_LAMBDA(const std::size_t p) {
           const std::uint64_t begin = even_part_begin(waves, parts, p);
           const std::uint64_t end = even_part_begin(waves, parts, p + 1);
+          const std::uint64_t span = end - begin;
           if (p == 0) row_map(0) = 0;
           for (std::uint64_t w = begin; w < end; ++w) {
             row_map(w + 1) = 0;
             if (in_degrees) in_degree(w) = 0;
           }
+          // Branch-free ownership (a shuffled list makes it a coin flip): a
+          // dependency this part does not own counts into `sink`.
+          Offset sink = 0;
           for (std::size_t i = 0; i < edges; ++i) {
             const std::uint64_t row = row_of(i);
-            if (row >= begin && row < end) ++row_map(row + 1);
+            Offset* const out = row - begin < span ? &row_map(row + 1) : &sink;
+            ++*out;
             if (in_degrees) {
               const std::uint64_t t = target_of(i);
-              if (t >= begin && t < end) ++in_degree(t);
+              Offset* const in = t - begin < span ? &in_degree(t) : &sink;
+              ++*in;
             }
           }
         });
@@ -199,10 +205,20 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
               p + 1 == parts ? waves
                              : first_row_at(row_map, waves, even_part_begin(edges, parts, p + 1));
           if (begin >= end) return;
+          const std::uint64_t span = end - begin;
           for (std::uint64_t w = begin; w < end; ++w) cursor(w) = row_map(w);
+          // Branch-free ownership: a dependency of another part's row claims
+          // slot 0 of `sink` and writes into `spare`.
+          Offset sink = 0;
+          Ordinal spare = 0;
           for (std::size_t i = 0; i < edges; ++i) {
             const std::uint64_t row = row_of(i);
-            if (row >= begin && row < end) entries(cursor(row)++) = Ordinal(target_of(i));
+            const bool own = row - begin < span;
+            Offset* const c = own ? &cursor(row) : &sink;
+            const Offset slot = *c;
+            *c = own ? Offset(slot + 1) : Offset(0);
+            Ordinal* const to = own ? &entries(slot) : &spare;
+            *to = Ordinal(target_of(i));
           }
         });
   } else {

@@ -173,17 +173,26 @@ HostKahnResult host_kahn(const ExecSpace& space,
         layer = state(layer_at);
         continue;
       }
-      // Wide: every thread releases the targets of its own part.
+      // Wide: every thread releases the targets of its own part. Branch-free
+      // ownership (on scattered ids it is a coin flip): another part's
+      // target decrements `sink`, which never reaches zero.
       if (p == 0) layer_size(layer) = SizeType(size);
       Word mine = state(cursor_at + p);
       lo(parity ^ 1, p) = mine;
+      const std::uint64_t span = end - begin;
+      using Count = typename RemainingView::non_const_value_type;
+      Count sink = 0;
       for (std::uint64_t q = 0; q < parts; ++q)
         for (Word k = lo(parity, q); k < hi(parity, q); ++k) {
           const std::size_t w = stash(k);
           const std::size_t row_end = row_map(w + 1);
           for (std::size_t e = row_map(w); e < row_end; ++e) {
             const Ordinal t = entries(e);
-            if (t >= begin && t < end && --remaining(t) == 0) {
+            const bool own = std::uint64_t(t) - begin < span;
+            Count* const r = own ? &remaining(t) : &sink;
+            const Count left = Count(*r - 1);
+            *r = own ? left : Count(2);
+            if (own && left == 0) {
               level(t) = LevelType(layer + 1);
               stash(mine++) = t;
             }
