@@ -24,6 +24,7 @@
 // per layer. Self-contained: it reads a DependencyGraph and writes Views.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -31,6 +32,37 @@
 #include <strata/graph/dependency_graph.hpp>
 
 namespace strata::detail {
+
+/// Where a one-thread kernel runs: Kokkos::Serial when it is enabled and can
+/// read the space's memory (host backends: a one-iteration kernel on OpenMP
+/// would still fork and join every thread of the pool, which on a loaded
+/// machine waits for descheduled threads), else the space itself.
+template <class ExecSpace, class = void>
+struct one_thread_space {
+  using type = ExecSpace;
+  static type make(const ExecSpace& space) { return space; }
+};
+#ifdef KOKKOS_ENABLE_SERIAL
+template <class ExecSpace>
+struct one_thread_space<
+    ExecSpace, std::enable_if_t<!std::is_same_v<ExecSpace, Kokkos::Serial> &&
+                                Kokkos::SpaceAccessibility<
+                                    Kokkos::Serial, typename ExecSpace::memory_space>::accessible>> {
+  using type = Kokkos::Serial;
+  static type make(const ExecSpace& space) {
+    space.fence();  // the space's earlier kernels have written what the serial one reads
+    return Kokkos::Serial();
+  }
+};
+#endif
+
+/// A RangePolicy of one iteration on one_thread_space.
+template <class ExecSpace>
+Kokkos::RangePolicy<typename one_thread_space<ExecSpace>::type> one_thread_policy(
+    const ExecSpace& space) {
+  return Kokkos::RangePolicy<typename one_thread_space<ExecSpace>::type>(
+      one_thread_space<ExecSpace>::make(space), 0, 1);
+}
 
 /// Whether every row's targets lie above the row, i.e. the ids are a
 /// topological order (one reduction over the CSR). A built graph is free of
@@ -98,7 +130,7 @@ TopologicalLevels topological_levels(const ExecSpace& space,
   Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
   Kokkos::parallel_for(
-      "strata::plan::topological_levels", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+      "strata::plan::topological_levels", one_thread_policy(space),
       KOKKOS_LAMBDA(const std::size_t) {
         for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
         std::uint64_t deepest = 0;
@@ -134,7 +166,7 @@ TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_
   Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
   Kokkos::parallel_for(
-      "strata::plan::ordered_dependency_levels", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+      "strata::plan::ordered_dependency_levels", one_thread_policy(space),
       KOKKOS_LAMBDA(const std::size_t) {
         for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
         std::uint64_t deepest = 0;
@@ -165,7 +197,7 @@ void layout_from_level_counts(const ExecSpace& space, std::uint64_t groups,
   const std::size_t waves = waves_out.extent(0);
   const std::uint64_t group_count = groups;
   Kokkos::parallel_for(
-      "strata::plan::layout_from_level_counts", Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+      "strata::plan::layout_from_level_counts", one_thread_policy(space),
       KOKKOS_LAMBDA(const std::size_t) {
         std::uint64_t running = 0;
         for (std::uint64_t l = 0; l < group_count; ++l) {
