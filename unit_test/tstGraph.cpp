@@ -54,9 +54,10 @@ TEST(DependencyGraph, CsrOfGeneratedGraphs) {
   expect_csr_matches(fan.wave_count, generate::narrowed<std::uint32_t>(fan));
 }
 
-// The count pass can also count in-degrees and check whether the ids are a
-// topological order (every dependency has before < after); on host backends
-// each row keeps the input order of its dependencies.
+// The validation pass can also learn the list's order (whether the ids are a
+// topological order, every dependency having before < after, and whether the
+// list is sorted by one endpoint), the count pass the in-degrees; on host
+// backends each row keeps the input order of its dependencies.
 TEST(DependencyGraph, CountPassGivesInDegreesAndTheIdOrder) {
   using DepView = Kokkos::View<const Dep*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   auto sweep = generate::sweep3d(9, 7, 5);

@@ -1,11 +1,11 @@
 #pragma once
 // Builds the outgoing-edge CSR of a dependency list on the execution space, in
-// four parallel phases: validate (optionally also whether the ids are a
-// topological order, in the same reduction), count (out-degree per wave;
-// optionally the in-degrees, in the same pass), scan (row_map), fill. Host backends count and fill without a locked
-// instruction (each thread owns a part of the rows, detail::csr_by_owner_v);
-// device backends use one atomic per dependency. No host loop touches waves
-// or edges.
+// four parallel phases: validate (optionally also the list's order: whether
+// the ids are a topological order, in the same reduction), count (out-degree
+// per wave; optionally the in-degrees, in the same pass), scan (row_map),
+// fill. Host backends count and fill without a locked instruction (each
+// thread owns a part of the rows, detail::csr_by_owner_v); device backends
+// use one atomic per dependency. No host loop touches waves or edges.
 
 #include <cstdint>
 #include <limits>
