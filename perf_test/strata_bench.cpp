@@ -438,6 +438,8 @@ void write_json(const Options& opt, const std::vector<GraphResult>& results,
           << ", \"dense_layers\": " << m.statistics.dense_layers
           << ", \"fused\": " << (m.statistics.fused ? "true" : "false")
           << ", \"fused_from_layer\": " << m.statistics.fused_from_layer
+          << ", \"topological\": " << (m.statistics.topological ? "true" : "false")
+          << ", \"first_decision\": " << json_string(m.statistics.first_decision)
           << ", \"waves_per_s\": " << json_number(double(g.waves) / m.timing.median())
           << ", \"deps_per_s\": " << json_number(double(g.deps) / m.timing.median());
       out << json_phases(m.phases);

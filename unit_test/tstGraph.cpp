@@ -54,6 +54,83 @@ TEST(DependencyGraph, CsrOfGeneratedGraphs) {
   expect_csr_matches(fan.wave_count, generate::narrowed<std::uint32_t>(fan));
 }
 
+// The validation pass can also learn the list's order (whether the ids are a
+// topological order, every dependency having before < after, and whether the
+// list is sorted by one endpoint), the count pass the in-degrees; on host
+// backends each row keeps the input order of its dependencies.
+TEST(DependencyGraph, CountPassGivesInDegreesAndTheIdOrder) {
+  using DepView = Kokkos::View<const Dep*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  auto sweep = generate::sweep3d(9, 7, 5);
+  auto shuffled = sweep;
+  generate::shuffle_ids(shuffled, 3);
+  for (const auto* g : {&sweep, &shuffled}) {
+    const auto deps = generate::narrowed<std::uint32_t>(*g);
+    Kokkos::View<Dep*, TEST_EXECSPACE::memory_space> device("deps", deps.size());
+    Kokkos::deep_copy(device, DepView(deps.data(), deps.size()));
+    DependencyGraphStorage<TEST_EXECSPACE> storage;
+    GraphCounts<TEST_EXECSPACE> counts;
+    counts.in_degrees = GraphCounts<TEST_EXECSPACE>::InDegrees::Yes;
+    counts.check_topological = true;
+    const auto graph = build_dependency_graph(
+        TEST_EXECSPACE(), g->wave_count, Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device),
+        storage, counts);
+    EXPECT_EQ(counts.topological, generate::ids_topologically_ordered(*g)) << g->description;
+    EXPECT_EQ(counts.topological, g == &sweep);
+    EXPECT_EQ(counts.order.edges_in_order(), g == &sweep) << "sweep3d lists each wave's inputs in order";
+    ASSERT_TRUE(counts.in_degrees_counted);
+    ASSERT_GE(counts.in_degree.extent(0), g->wave_count);
+    std::vector<std::uint32_t> in(g->wave_count, 0);
+    std::vector<std::vector<std::uint32_t>> rows(g->wave_count);
+    for (const auto& d : deps) {
+      ++in[d.after];
+      rows[d.before].push_back(d.after);
+    }
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts.in_degree);
+    for (std::size_t w = 0; w < g->wave_count; ++w) ASSERT_EQ(got(w), in[w]) << "wave " << w;
+    if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, TEST_EXECSPACE::memory_space>::accessible) {
+      const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.row_map);
+      const auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.entries);
+      for (std::size_t w = 0; w < g->wave_count; ++w)
+        ASSERT_EQ(std::vector<std::uint32_t>(entries.data() + row_map(w), entries.data() + row_map(w + 1)),
+                  rows[w]) << "row " << w << " in input order";
+    }
+  }
+  // One backward dependency is enough to lose the order (still acyclic).
+  const std::vector<Dep> back{{0, 1}, {1, 2}, {3, 2}};
+  Kokkos::View<Dep*, TEST_EXECSPACE::memory_space> device("deps", back.size());
+  Kokkos::deep_copy(device, DepView(back.data(), back.size()));
+  DependencyGraphStorage<TEST_EXECSPACE> storage;
+  GraphCounts<TEST_EXECSPACE> counts;
+  counts.check_topological = true;
+  counts.in_degrees = GraphCounts<TEST_EXECSPACE>::InDegrees::UnlessTopological;
+  build_dependency_graph(TEST_EXECSPACE(), 4, Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device),
+                         storage, counts);
+  EXPECT_FALSE(counts.topological);
+  EXPECT_TRUE(counts.in_degrees_counted);
+  // Topological ids: the in-degrees are skipped when asked to.
+  const std::vector<Dep> forward{{0, 1}, {1, 2}, {2, 3}};
+  Kokkos::deep_copy(device, DepView(forward.data(), forward.size()));
+  build_dependency_graph(TEST_EXECSPACE(), 4, Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device),
+                         storage, counts);
+  EXPECT_TRUE(counts.topological);
+  EXPECT_FALSE(counts.in_degrees_counted);
+  EXPECT_TRUE(counts.order.by_before && counts.order.by_after && counts.order.edges_in_order());
+  // Asked to skip the CSR for a list in topological order, nothing is built.
+  counts.skip_if_edges_in_order = true;
+  const auto none = build_dependency_graph(
+      TEST_EXECSPACE(), 4, Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device), storage, counts);
+  EXPECT_FALSE(counts.built);
+  EXPECT_EQ(none.row_map.extent(0), 0u);
+  // Topological ids in no list order: the CSR is built.
+  const std::vector<Dep> unsorted{{1, 3}, {0, 2}, {2, 3}};
+  Kokkos::deep_copy(device, DepView(unsorted.data(), unsorted.size()));
+  build_dependency_graph(TEST_EXECSPACE(), 4, Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device),
+                         storage, counts);
+  EXPECT_TRUE(counts.topological);
+  EXPECT_FALSE(counts.order.by_before || counts.order.by_after);
+  EXPECT_TRUE(counts.built);
+}
+
 TEST(DependencyGraph, InvalidInputBuildsNothing) {
   DependencyGraphStorage<TEST_EXECSPACE> storage;
   const std::vector<Dep> deps{{0, 1}, {1, 9}};

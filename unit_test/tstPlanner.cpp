@@ -1,7 +1,9 @@
 // The seed's planner behaviours, plus duplicates, empty graphs, deterministic
 // first offenders, overflow and allocation failure, on TEST_EXECSPACE.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -385,6 +387,60 @@ TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnADenseStart) {
   const auto wd = generate::narrowed<std::uint32_t>(wide);
   plan_barriers(TEST_EXECSPACE(), wide.wave_count, wd.data(), wd.size(), options);
   EXPECT_GE(stats.dense_layers, 1u) << stats.first_decision;
+}
+
+// Launch policy rule T: where the ids are a topological order (detected on
+// the device, in the CSR's count pass or over a given CSR), host backends
+// level the graph in one pass; elsewhere the layers are walked. The plan is
+// the reference's either way.
+TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                                   TEST_EXECSPACE::memory_space>::accessible;
+  auto sweep = generate::sweep3d(12, 10, 8);
+  auto shuffled = sweep;
+  generate::shuffle_ids(shuffled, 11);
+  // The same topological ids, the list in no order: levelled over the CSR.
+  auto scrambled = sweep;
+  scrambled.description += ", list reversed in pairs";
+  for (std::size_t i = 0; i + 1 < scrambled.dependencies.size(); i += 2)
+    std::swap(scrambled.dependencies[i], scrambled.dependencies[scrambled.dependencies.size() - 1 - i]);
+  const std::vector<WaveDependency<std::uint32_t>> one_back{{0, 2}, {2, 3}, {1, 3}, {4, 1}, {3, 5}};
+  generate::GeneratedGraph backward;
+  backward.wave_count = 6;
+  backward.description = "one backward dependency";
+  for (const auto& d : one_back) backward.dependencies.push_back({d.before, d.after});
+  for (const auto* g : {&sweep, &scrambled, &shuffled, &backward}) {
+    const bool topological = g == &sweep || g == &scrambled;
+    const auto deps = generate::narrowed<std::uint32_t>(*g);
+    const auto ref = reference_kahn(g->wave_count, deps);
+    PlanStatistics stats;
+    PlanOptions options;
+    options.statistics = &stats;
+    PlannerScratch<TEST_EXECSPACE> scratch;
+    EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), g->wave_count, deps.data(), deps.size(),
+                                        scratch, options),
+                          ref)) << g->description;
+    EXPECT_EQ(stats.topological, host && topological) << g->description;
+    if (stats.topological) {
+      EXPECT_EQ(stats.sources, ref.group_offsets[1]);
+      EXPECT_EQ(stats.sparse_layers + stats.dense_layers, 0u);
+      // A list sorted by one endpoint is levelled as it is, without a CSR.
+      EXPECT_EQ(stats.first_decision.find("no CSR") != std::string::npos, g == &sweep)
+          << stats.first_decision;
+    }
+    // From a given CSR the order is checked over the rows.
+    Kokkos::View<Dep*, TEST_EXECSPACE::memory_space> device("deps", deps.size());
+    Kokkos::deep_copy(device, Kokkos::View<const Dep*, Kokkos::HostSpace,
+                                           Kokkos::MemoryTraits<Kokkos::Unmanaged>>(deps.data(), deps.size()));
+    const auto graph = make_dependency_graph(TEST_EXECSPACE(), g->wave_count,
+                                             Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device));
+    EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch, options), ref)) << g->description;
+    EXPECT_EQ(stats.topological, host && topological) << g->description;
+    // A forced mode walks the layers.
+    options.mode = PlanMode::Sparse;
+    EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch, options), ref)) << g->description;
+    EXPECT_FALSE(stats.topological);
+  }
 }
 
 TEST(PlannerModes, DevicePacedBatchesRunManyLayersPerSynchronisation) {

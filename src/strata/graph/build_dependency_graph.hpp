@@ -1,7 +1,11 @@
 #pragma once
 // Builds the outgoing-edge CSR of a dependency list on the execution space, in
-// four parallel phases: validate, count (atomic out-degree per wave), scan
-// (row_map), fill (atomic cursor per row). No host loop touches waves or edges.
+// four parallel phases: validate (optionally also the list's order: whether
+// the ids are a topological order, in the same reduction), count (out-degree
+// per wave; optionally the in-degrees, in the same pass), scan (row_map),
+// fill. Host backends count and fill without a locked instruction (each
+// thread owns a part of the rows, detail::csr_by_owner_v); device backends
+// use one atomic per dependency. No host loop touches waves or edges.
 
 #include <cstdint>
 #include <limits>
@@ -44,16 +48,91 @@ void check_graph_shape(std::uint64_t wave_count, std::uint64_t dependency_count)
     throw PlanError::count_overflow("outgoing offsets (wave count + 1)");
 }
 
+/// What build_dependency_graph may learn besides the CSR.
+template <class ExecSpace, class Offset = DefaultOffset>
+struct GraphCounts {
+  enum class InDegrees {
+    No,
+    Yes,               ///< count them in the count pass
+    UnlessTopological  ///< count them unless the ids are a topological order
+  };
+  /// In: learn the list's order (DependencyOrder: whether every dependency
+  /// has before < after, and whether the list is sorted by one endpoint), in
+  /// the validation pass (one reduction with the validation's).
+  bool check_topological = false;
+  /// In (with check_topological): build nothing when order.edges_in_order()
+  /// (the caller levels the list itself; the returned graph is empty).
+  bool skip_if_edges_in_order = false;
+  /// In: whether to count every wave's in-degree in the count pass.
+  InDegrees in_degrees = InDegrees::No;
+  /// In/out: capacity for the in-degrees (grown to wave_count after the
+  /// validation, like the storage); its first wave_count entries hold them
+  /// when `in_degrees_counted`.
+  Kokkos::View<Offset*, typename ExecSpace::memory_space> in_degree;
+  /// Out: every dependency has before < after, i.e. the ids are a topological
+  /// order (only set when check_topological).
+  bool topological = false;
+  /// Out: the list's order (only set when check_topological).
+  DependencyOrder order;
+  /// Out: the CSR was built (false only with skip_if_edges_in_order).
+  bool built = false;
+  /// Out: in_degree holds the in-degrees.
+  bool in_degrees_counted = false;
+};
+
 namespace detail {
+
+/// The CSR build's two strategies. Host backends give each thread a part of
+/// the rows (and of the in-degrees) that it alone writes: every thread reads
+/// the whole dependency list and skips what it does not own, so no store is
+/// a locked instruction and each row lists its targets in input order (the
+/// same order on every thread count). Device backends count and fill with
+/// one atomic per dependency (reading the list once per thread would not
+/// scale to thousands of threads).
+template <class ExecSpace>
+inline constexpr bool csr_by_owner_v =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+
+/// Parts of the rows on a host backend: one per hardware thread, none empty.
+template <class ExecSpace>
+std::size_t csr_owner_parts(const ExecSpace& space, std::uint64_t wave_count) {
+  std::uint64_t parts = static_cast<std::uint64_t>(space.concurrency());
+  if (parts > wave_count) parts = wave_count;
+  return parts == 0 ? 1 : static_cast<std::size_t>(parts);
+}
+
+/// First row of part p of `parts` equal parts of [0, n).
+KOKKOS_INLINE_FUNCTION std::uint64_t even_part_begin(std::uint64_t n, std::uint64_t parts,
+                                                     std::uint64_t p) {
+  const std::uint64_t q = n / parts, r = n % parts;
+  return q * p + (p < r ? p : r);
+}
+
+/// The first row r in [0, n] with row_map(r) >= target (row_map nondecreasing).
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION std::uint64_t first_row_at(const RowMap& row_map, std::uint64_t n,
+                                                  std::uint64_t target) {
+  std::uint64_t lo = 0, hi = n;  // answer in [lo, hi]
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    if (std::uint64_t(row_map(mid)) < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /// The CSR phases shared by build_dependency_graph and the distributed
-/// planner's rank-local graph: count (atomic out-degree per row), scan
-/// (row_map), fill (atomic cursor per row). row_of(i) is the row of item i
-/// (below wave_count), target_of(i) the entry it stores; nothing is checked.
+/// planner's rank-local graph: count (out-degree per row, and the in-degree
+/// of each target into `in_degree` when it is not empty — wave_count
+/// entries), scan (row_map), fill. row_of(i) is the row of item i (below
+/// wave_count), target_of(i) the entry it stores (below wave_count when
+/// in-degrees are counted); nothing is checked.
 template <class ExecSpace, class Ordinal, class Offset, class RowOf, class TargetOf>
 DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
     const ExecSpace& space, std::uint64_t wave_count, std::uint64_t dependency_count,
     DependencyGraphStorage<ExecSpace, Ordinal, Offset>& storage, const RowOf& row_of,
-    const TargetOf& target_of) {
+    const TargetOf& target_of,
+    const Kokkos::View<Offset*, typename ExecSpace::memory_space>& in_degree) {
   storage.reserve(wave_count, dependency_count);
   using Graph = DependencyGraph<ExecSpace, Ordinal, Offset>;
   Graph graph;
@@ -64,30 +143,152 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
   auto cursor = prefix(storage.cursor, wave_count);
   const std::size_t waves = wave_count;
   const std::size_t edges = dependency_count;
+  const bool in_degrees = in_degree.extent(0) != 0;
 
-  Kokkos::deep_copy(space, row_map, Offset(0));
+  if (edges == 0 || !csr_by_owner_v<ExecSpace>) {
+    Kokkos::deep_copy(space, row_map, Offset(0));
+    if (in_degrees) Kokkos::deep_copy(space, in_degree, Offset(0));
+  }
   if (edges == 0) return graph;
 
-  // count: row_map(w + 1) = out-degree(w)
-  Kokkos::parallel_for(
-      "strata::graph::count", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
-      KOKKOS_LAMBDA(const std::size_t i) {
-        detail::fetch_add<ExecSpace>(&row_map(row_of(i) + 1), Offset(1));
-      });
+  if (csr_by_owner_v<ExecSpace>) {
+    // count: part p owns rows (and in-degrees) [begin, end): it zeroes their
+    // counters, then counts with plain increments.
+    const std::size_t parts = csr_owner_parts(space, waves);
+    Kokkos::parallel_for(
+        "strata::graph::count_owned", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
+        KOKKOS_LAMBDA(const std::size_t p) {
+          const std::uint64_t begin = even_part_begin(waves, parts, p);
+          const std::uint64_t end = even_part_begin(waves, parts, p + 1);
+          const std::uint64_t span = end - begin;
+          if (p == 0) row_map(0) = 0;
+          for (std::uint64_t w = begin; w < end; ++w) {
+            row_map(w + 1) = 0;
+            if (in_degrees) in_degree(w) = 0;
+          }
+          // Branch-free ownership (a shuffled list makes it a coin flip): a
+          // dependency this part does not own counts into `sink`.
+          Offset sink = 0;
+          for (std::size_t i = 0; i < edges; ++i) {
+            const std::uint64_t row = row_of(i);
+            Offset* const out = row - begin < span ? &row_map(row + 1) : &sink;
+            ++*out;
+            if (in_degrees) {
+              const std::uint64_t t = target_of(i);
+              Offset* const in = t - begin < span ? &in_degree(t) : &sink;
+              ++*in;
+            }
+          }
+        });
+  } else {
+    // count: row_map(w + 1) = out-degree(w), one atomic per dependency.
+    Kokkos::parallel_for(
+        "strata::graph::count", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
+        KOKKOS_LAMBDA(const std::size_t i) {
+          detail::fetch_add<ExecSpace>(&row_map(row_of(i) + 1), Offset(1));
+          if (in_degrees) detail::fetch_add<ExecSpace>(&in_degree(target_of(i)), Offset(1));
+        });
+  }
   // scan: inclusive prefix sum turns the shifted degrees into row offsets.
   // No partial sum exceeds dependency_count, which fits Offset (checked by the caller).
   detail::inclusive_scan_in_place(space, row_map, "strata::graph::scan");
-  // fill: each dependency claims the next slot of its row.
-  Kokkos::deep_copy(space, cursor, Kokkos::subview(row_map, Kokkos::make_pair(std::size_t(0), waves)));
-  Kokkos::parallel_for(
-      "strata::graph::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
-      KOKKOS_LAMBDA(const std::size_t i) {
-        const Offset slot = detail::fetch_add<ExecSpace>(&cursor(row_of(i)), Offset(1));
-        entries(slot) = Ordinal(target_of(i));
-      });
+  if (csr_by_owner_v<ExecSpace>) {
+    // fill: part p owns the rows holding dependencies [E p / P, E (p+1) / P)
+    // (whole rows, found by a binary search), and fills them in input order.
+    const std::size_t parts = csr_owner_parts(space, waves);
+    Kokkos::parallel_for(
+        "strata::graph::fill_owned", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
+        KOKKOS_LAMBDA(const std::size_t p) {
+          const std::uint64_t begin =
+              p == 0 ? 0 : first_row_at(row_map, waves, even_part_begin(edges, parts, p));
+          const std::uint64_t end =
+              p + 1 == parts ? waves
+                             : first_row_at(row_map, waves, even_part_begin(edges, parts, p + 1));
+          if (begin >= end) return;
+          const std::uint64_t span = end - begin;
+          for (std::uint64_t w = begin; w < end; ++w) cursor(w) = row_map(w);
+          // Branch-free ownership: a dependency of another part's row claims
+          // slot 0 of `sink` and writes into `spare`.
+          Offset sink = 0;
+          Ordinal spare = 0;
+          for (std::size_t i = 0; i < edges; ++i) {
+            const std::uint64_t row = row_of(i);
+            const bool own = row - begin < span;
+            Offset* const c = own ? &cursor(row) : &sink;
+            const Offset slot = *c;
+            *c = own ? Offset(slot + 1) : Offset(0);
+            Ordinal* const to = own ? &entries(slot) : &spare;
+            *to = Ordinal(target_of(i));
+          }
+        });
+  } else {
+    // fill: each dependency claims the next slot of its row.
+    Kokkos::deep_copy(space, cursor,
+                      Kokkos::subview(row_map, Kokkos::make_pair(std::size_t(0), waves)));
+    Kokkos::parallel_for(
+        "strata::graph::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
+        KOKKOS_LAMBDA(const std::size_t i) {
+          const Offset slot = detail::fetch_add<ExecSpace>(&cursor(row_of(i)), Offset(1));
+          entries(slot) = Ordinal(target_of(i));
+        });
+  }
   return graph;
 }
+
+/// build_csr without in-degrees.
+template <class ExecSpace, class Ordinal, class Offset, class RowOf, class TargetOf>
+DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
+    const ExecSpace& space, std::uint64_t wave_count, std::uint64_t dependency_count,
+    DependencyGraphStorage<ExecSpace, Ordinal, Offset>& storage, const RowOf& row_of,
+    const TargetOf& target_of) {
+  return build_csr(space, wave_count, dependency_count, storage, row_of, target_of,
+                   Kokkos::View<Offset*, typename ExecSpace::memory_space>());
+}
 }  // namespace detail
+
+/// Validates `dependencies` and builds their CSR into `storage`. The returned
+/// graph's Views alias `storage`. `counts` asks for the ids' order (checked in
+/// the validation pass) and the in-degrees (counted in the count pass), see
+/// GraphCounts. Throws PlanError (nothing is built then).
+template <class ExecSpace, class Ordinal, class Offset, class... P>
+DependencyGraph<ExecSpace, Ordinal, Offset> build_dependency_graph(
+    const ExecSpace& space, std::uint64_t wave_count,
+    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
+    DependencyGraphStorage<ExecSpace, Ordinal, Offset>& storage,
+    GraphCounts<ExecSpace, Offset>& counts) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Kokkos::View<
+                                                          const WaveDependency<Ordinal>*,
+                                                          P...>::memory_space>::accessible,
+                "dependencies must be accessible from the execution space");
+  const std::uint64_t dependency_count = dependencies.extent(0);
+  check_graph_shape<Ordinal, Offset>(wave_count, dependency_count);
+  counts.topological = false;
+  counts.in_degrees_counted = false;
+  counts.built = false;
+  counts.order = DependencyOrder{};
+  validate_dependencies(space, wave_count, dependencies,
+                        counts.check_topological ? &counts.order : nullptr);
+  counts.topological = counts.check_topological && counts.order.ids_topological;
+  if (counts.check_topological && counts.skip_if_edges_in_order && counts.order.edges_in_order())
+    return DependencyGraph<ExecSpace, Ordinal, Offset>{};
+  using Counts = GraphCounts<ExecSpace, Offset>;
+  const bool in_degrees =
+      counts.in_degrees == Counts::InDegrees::Yes ||
+      (counts.in_degrees == Counts::InDegrees::UnlessTopological &&
+       !(counts.check_topological && counts.topological));
+  Kokkos::View<Offset*, typename ExecSpace::memory_space> in_degree;
+  if (in_degrees) {
+    reserve_capacity(counts.in_degree, wave_count, "remaining in-degree");
+    in_degree = prefix(counts.in_degree, wave_count);
+  }
+  const auto graph = detail::build_csr(
+      space, wave_count, dependency_count, storage,
+      KOKKOS_LAMBDA(const std::size_t i) { return dependencies(i).before; },
+      KOKKOS_LAMBDA(const std::size_t i) { return dependencies(i).after; }, in_degree);
+  counts.in_degrees_counted = in_degrees;
+  counts.built = true;
+  return graph;
+}
 
 /// Validates `dependencies` and builds their CSR into `storage`. The returned
 /// graph's Views alias `storage`. Throws PlanError (nothing is built then).
@@ -96,18 +297,8 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_dependency_graph(
     const ExecSpace& space, std::uint64_t wave_count,
     const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
     DependencyGraphStorage<ExecSpace, Ordinal, Offset>& storage) {
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Kokkos::View<
-                                                          const WaveDependency<Ordinal>*,
-                                                          P...>::memory_space>::accessible,
-                "dependencies must be accessible from the execution space");
-  const std::uint64_t dependency_count = dependencies.extent(0);
-  check_graph_shape<Ordinal, Offset>(wave_count, dependency_count);
-  validate_dependencies(space, wave_count, dependencies);
-
-  return detail::build_csr(
-      space, wave_count, dependency_count, storage,
-      KOKKOS_LAMBDA(const std::size_t i) { return dependencies(i).before; },
-      KOKKOS_LAMBDA(const std::size_t i) { return dependencies(i).after; });
+  GraphCounts<ExecSpace, Offset> counts;
+  return build_dependency_graph(space, wave_count, dependencies, storage, counts);
 }
 
 /// Convenience: builds a graph into freshly allocated storage.

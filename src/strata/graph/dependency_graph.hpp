@@ -3,8 +3,9 @@
 // in plain Kokkos Views (row_map / entries, as Kokkos Kernels' graphs are
 // laid out; Kokkos::StaticCrsGraph is deprecated in Kokkos 4.6).
 //
-// The order of the targets inside one row is unspecified (the fill is
-// parallel); nothing Strata computes from the graph depends on it.
+// The order of the targets inside one row is unspecified: host backends keep
+// the input order (each thread fills whole rows), device backends' atomic fill
+// does not. Nothing Strata computes from the graph depends on it.
 
 #include <cstddef>
 

@@ -40,6 +40,51 @@ std::size_t first_invalid_dependency(
   return first;
 }
 
+/// The order of a valid dependency list, learnt in the validation pass.
+struct DependencyOrder {
+  /// every dependency has before < after: the ids are a topological order
+  bool ids_topological = true;
+  /// the list is sorted by `before` (nondecreasing), or by `after`: with
+  /// topological ids, every dependency then comes after all dependencies
+  /// into its `before`, so levels can be pushed along the list in one pass
+  bool by_before = true, by_after = true;
+  bool edges_in_order() const { return ids_topological && (by_before || by_after); }
+};
+
+/// first_invalid_dependency that also learns the list's DependencyOrder in
+/// the same pass (one reduction: a min over offending indices and a bitwise
+/// or of order flags).
+template <class ExecSpace, class Ordinal, class... P>
+std::size_t first_invalid_dependency(
+    const ExecSpace& space, std::uint64_t wave_count,
+    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
+    DependencyOrder& order) {
+  const std::size_t count = dependencies.extent(0);
+  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  order = DependencyOrder{};
+  if (count == 0) return none;
+  const std::uint64_t waves = wave_count;
+  std::size_t first = none;
+  unsigned flags = 0;  // 1: a backward edge, 2: not sorted by before, 4: not sorted by after
+  Kokkos::parallel_reduce(
+      "strata::validate_dependencies_and_order", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      KOKKOS_LAMBDA(const std::size_t i, std::size_t& lowest, unsigned& f) {
+        const WaveDependency<Ordinal> d = dependencies(i);
+        const bool bad = std::uint64_t(d.before) >= waves || std::uint64_t(d.after) >= waves ||
+                         d.before == d.after;
+        if (bad && i < lowest) lowest = i;
+        // Branch-free: on a shuffled list these comparisons are coin flips.
+        const WaveDependency<Ordinal> prev = dependencies(i == 0 ? 0 : i - 1);
+        f |= unsigned(d.before > d.after) | (unsigned(prev.before > d.before) << 1) |
+             (unsigned(prev.after > d.after) << 2);
+      },
+      Kokkos::Min<std::size_t>(first), Kokkos::BOr<unsigned>(flags));
+  order.ids_topological = (flags & 1u) == 0;
+  order.by_before = (flags & 2u) == 0;
+  order.by_after = (flags & 4u) == 0;
+  return first;
+}
+
 /// The error an offending dependency is reported with.
 template <class Ordinal>
 PlanError dependency_error(std::uint64_t wave_count, const WaveDependency<Ordinal>& offender) {
@@ -49,10 +94,14 @@ PlanError dependency_error(std::uint64_t wave_count, const WaveDependency<Ordina
 }
 
 /// Throws InvalidWave / SelfDependency for the first offending dependency.
+/// With `order`: also learns the list's DependencyOrder (same pass).
 template <class ExecSpace, class Ordinal, class... P>
 void validate_dependencies(const ExecSpace& space, std::uint64_t wave_count,
-                           const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies) {
-  const std::size_t first = first_invalid_dependency(space, wave_count, dependencies);
+                           const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
+                           DependencyOrder* order = nullptr) {
+  const std::size_t first =
+      order ? first_invalid_dependency(space, wave_count, dependencies, *order)
+            : first_invalid_dependency(space, wave_count, dependencies);
   if (first == std::numeric_limits<std::size_t>::max()) return;
   WaveDependency<Ordinal> offender{};
   Kokkos::deep_copy(space, Kokkos::View<WaveDependency<Ordinal>, Kokkos::HostSpace>(&offender),

@@ -77,6 +77,40 @@ std::string percent(std::uint64_t bps) {
 }
 }  // namespace
 
+bool LaunchPolicy::use_topological_levels(bool host_backend, bool nothing_forced,
+                                          std::string* reason) const {
+  const bool use = host_backend && nothing_forced;
+  if (reason)
+    *reason = use ? "ids are a topological order on a host backend: levels in one pass, "
+                    "level(i) = 1 + max level(pred), on one thread (no layer walk)"
+                  : !host_backend ? "device backend: the layers are walked (a one-thread pass "
+                                    "over the graph would be slower)"
+                                  : "a mode, chain contraction or batch size was forced: the "
+                                    "layers are walked";
+  return use;
+}
+
+bool LaunchPolicy::use_host_layers(bool host_backend, bool nothing_forced, std::uint64_t waves,
+                                   std::uint64_t sources, std::string* reason) const {
+  const std::uint64_t density = waves == 0 ? 0 : sources * 10000 / waves;
+  const bool sparse_start = density < hybrid_min_density_bps;
+  const bool use = host_backend && nothing_forced && sparse_start;
+  if (reason) {
+    if (use)
+      *reason = "host backend, " + std::to_string(sources) + " sources of " +
+                std::to_string(waves) + " waves (" + percent(density) +
+                "): every layer top-down in one team, each thread owning a part of the waves";
+    else if (!host_backend)
+      *reason = "device backend: layers walked step by step";
+    else if (!nothing_forced)
+      *reason = "a mode, chain contraction or batch size was forced: layers walked step by step";
+    else
+      *reason = "sources are " + percent(density) + " of the waves (at least " +
+                percent(hybrid_min_density_bps) + "): layers walked step by step";
+  }
+  return use;
+}
+
 ExecutionRecommendation LaunchPolicy::recommend_execution(const ExecutionShape& s) const {
   ExecutionRecommendation rec;
   if (s.groups <= 1) {

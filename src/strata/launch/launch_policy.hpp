@@ -118,6 +118,29 @@ class LaunchPolicy {
   /// rule P2: the auto mode on device backends, where a hub would be one
   /// thread's loop in a bottom-up or fused step.
   bool measure_wave_degree(const PlanStepRequest& request) const;
+  /// Rule T (the planner, before its first layer; plan-speed): whether to
+  /// check the ids for a topological order (every dependency from a lower to
+  /// a higher id, one reduction in the CSR's count pass) and, where they are
+  /// one, to level the graph in one pass, level(i) = 1 + max level(pred)
+  /// (plan/detail/topological_levels.hpp), instead of walking its layers.
+  /// Yes on a host backend (the pass is one thread walking the graph in
+  /// memory order: no frontier, no atomics, no barrier per layer), when the
+  /// caller forced nothing (automatic mode, no forced chain contraction, no
+  /// forced layers per synchronisation). No on a device: one GPU thread
+  /// walking every edge is slower than the layered walk. `reason` (optional)
+  /// receives one line.
+  bool use_topological_levels(bool host_backend, bool nothing_forced,
+                              std::string* reason = nullptr) const;
+  /// Rule K (the planner, before its first layer, where rule T did not apply;
+  /// plan-speed): walk every layer top-down in one launch of one team whose
+  /// threads each own a part of the waves (plan/detail/host_kahn.hpp: no
+  /// locked instruction, per-thread frontier buffers, a team barrier per
+  /// layer, layers of at most `fused_max_frontier` waves walked by one
+  /// thread). Yes on a host backend when nothing is forced and the sources
+  /// are below `hybrid_min_density_bps` of the waves (a denser start is left
+  /// to rules 5 and 6 in the layer walk). `reason` (optional) receives one line.
+  bool use_host_layers(bool host_backend, bool nothing_forced, std::uint64_t waves,
+                       std::uint64_t sources, std::string* reason = nullptr) const;
 
   std::uint32_t execute_dataflow_width_per_team = 0;  ///< rule E3
 

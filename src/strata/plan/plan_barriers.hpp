@@ -19,7 +19,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -31,8 +30,10 @@
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/detail/group_offsets.hpp>
+#include <strata/plan/detail/host_kahn.hpp>
 #include <strata/plan/detail/layer_driver.hpp>
 #include <strata/plan/detail/stable_level_sort.hpp>
+#include <strata/plan/detail/topological_levels.hpp>
 #include <strata/plan/layout_from_levels.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
@@ -40,12 +41,33 @@
 
 namespace strata {
 
-/// Plans a DependencyGraph whose storage the scratch does not own (or does).
-template <class ExecSpace, class Ordinal, class Offset>
-BarrierPlan<ExecSpace, Ordinal> plan_barriers(
-    const ExecSpace& space, const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
-  const std::uint64_t waves = graph.wave_count();
+namespace detail {
+// ---- plan-speed hook (issue 16 item 4): launch policy rules T and K ---------
+// What the caller already knows about the ids' order (the CSR build learns it
+// in its validation pass when the launch policy may use it).
+enum class IdOrder { Unknown, Topological, NotTopological };
+
+/// Whether nothing is forced (mode, chain contraction, layers per sync).
+inline bool nothing_forced(const PlanOptions& options) {
+  return options.mode == PlanMode::Automatic && options.chains != ChainContraction::Always &&
+         options.layers_per_sync == 0;
+}
+
+template <class ExecSpace>
+inline constexpr bool host_backend_v =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+
+/// Launch policy rule T for these options on this backend.
+template <class ExecSpace>
+bool wants_topological_levels(const PlanOptions& options, std::string* reason = nullptr) {
+  return launch::LaunchPolicy::standard().use_topological_levels(
+      host_backend_v<ExecSpace>, nothing_forced(options), reason);
+}
+
+/// Checks the options and the memory budget as plan_barriers does (before
+/// any plan buffer is allocated).
+template <class Ordinal, class Offset>
+void check_plan_request(std::uint64_t waves, std::uint64_t edges, const PlanOptions& options) {
   if (options.layers_per_sync > launch::max_paced_layers)
     throw PlanError::invalid_argument(
         "PlanOptions::layers_per_sync is " + std::to_string(options.layers_per_sync) +
@@ -53,13 +75,119 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
             std::to_string(launch::max_paced_layers) + ")",
         "use 0 (automatic) or a value in 1.." + std::to_string(launch::max_paced_layers));
   const bool reverse = options.mode == PlanMode::Dense || options.mode == PlanMode::Hybrid;
-  const PlannerStorageBytes need = planner_storage_bytes(
-      waves, graph.dependency_count(), sizeof(Ordinal), sizeof(Offset), reverse);
+  const PlannerStorageBytes need =
+      planner_storage_bytes(waves, edges, sizeof(Ordinal), sizeof(Offset), reverse);
   if (options.device_memory_budget_bytes != 0 && need.total() > options.device_memory_budget_bytes)
     throw PlanError::memory_constrained(need.total(), options.device_memory_budget_bytes);
+}
+
+/// Rule T: levels in one pass, by `levels_of(level, count)` (over the CSR or
+/// over a dependency list in topological order, topological_levels.hpp),
+/// then the layout from the level counts (one counting pass).
+template <class ExecSpace, class Ordinal, class Offset, class LevelsOf>
+BarrierPlan<ExecSpace, Ordinal> plan_topological(const ExecSpace& space, std::uint64_t waves,
+                                                 PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
+                                                 const PlanOptions& options, bool from_list,
+                                                 const LevelsOf& levels_of) {
+  using Plan = BarrierPlan<ExecSpace, Ordinal>;
+  reserve_capacity(scratch.order, waves, "ready wave layers");
+  Plan plan;
+  plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
+  plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
+  const auto count = prefix(scratch.order, waves);
+  const TopologicalLevels levels = levels_of(plan.level, count);
+  plan.group_offsets =
+      allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");
+  layout_from_level_counts(space, levels.groups, plan.level, count, plan.group_offsets,
+                           plan.waves);
+  if (options.statistics) {
+    PlanStatistics stats;
+    stats.sources = levels.sources;
+    stats.topological = true;
+    stats.fused = true;  // every layer in one launch; the host saw none of them
+    stats.fused_from_layer = 0;
+    stats.fused_workers = 1;
+    wants_topological_levels<ExecSpace>(options, &stats.first_decision);
+    stats.first_decision += from_list ? "; over the dependency list, which is in topological "
+                                        "order (sorted by one endpoint): no CSR"
+                                      : "; over the CSR";
+    *options.statistics = stats;
+  }
+  space.fence();
+  return plan;
+}
+
+/// Launch policy rule K: Kahn's layers in one team on a host backend
+/// (host_kahn.hpp). Returns false, having planned nothing, when the rule
+/// leaves the graph to the layer walk. `in_degrees_ready`: scratch.remaining
+/// holds the in-degrees (counted in the CSR's count pass).
+template <class ExecSpace, class Ordinal, class Offset>
+bool plan_host_kahn(const ExecSpace& space,
+                    const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options,
+                    bool in_degrees_ready, BarrierPlan<ExecSpace, Ordinal>& plan) {
+  const std::uint64_t waves = graph.wave_count();
+  const auto remaining = prefix(scratch.remaining, waves);
+  if (!in_degrees_ready) owned_in_degrees(space, graph, remaining);
+  std::uint64_t sources = 0;
+  Kokkos::parallel_reduce(
+      "strata::plan::count_sources", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& n) {
+        if (remaining(w) == 0) ++n;
+      },
+      sources);
+  const launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
+  std::string reason;
+  if (!policy.use_host_layers(host_backend_v<ExecSpace>, nothing_forced(options), waves, sources,
+                              &reason))
+    return false;
+  using Plan = BarrierPlan<ExecSpace, Ordinal>;
+  plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
+  plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
+  reserve_capacity(scratch.order, waves, "ready wave layers");
+  const auto sizes = prefix(scratch.graph.cursor, waves);  // the fill cursor is free now
+  const HostKahnResult walk = host_kahn(space, graph, remaining, prefix(scratch.order, waves),
+                                        plan.level, sizes, policy.fused_max_frontier);
+  if (walk.scheduled != waves) throw PlanError::cycle(waves - walk.scheduled);
+  plan.group_offsets = allocate_view<typename Plan::view_type>(walk.groups + 1, "group offsets");
+  layout_from_level_counts(space, walk.groups, plan.level, sizes, plan.group_offsets, plan.waves);
+  if (options.statistics) {
+    PlanStatistics stats;
+    stats.sources = walk.sources;
+    stats.sparse_layers = walk.groups;
+    stats.first_decision = reason;
+    *options.statistics = stats;
+  }
+  space.fence();
+  return true;
+}
+// ---- end of the plan-speed hook ---------------------------------------------
+
+template <class ExecSpace, class Ordinal, class Offset>
+BarrierPlan<ExecSpace, Ordinal> plan_graph(
+    const ExecSpace& space, const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options,
+    IdOrder ids, bool in_degrees_ready = false) {
+  const std::uint64_t waves = graph.wave_count();
+  check_plan_request<Ordinal, Offset>(waves, graph.dependency_count(), options);
   scratch.reserve_walk(space, waves);  // the graph has its storage (the scratch's or the caller's)
 
   const ProfilingRegion region("strata::plan_barriers");
+  // plan-speed hook: launch policy rules T (topological ids: one-pass levels)
+  // and K (host backends: Kahn's layers in one team).
+  if (waves != 0 && wants_topological_levels<ExecSpace>(options)) {
+    if (ids == IdOrder::Topological ||
+        (ids == IdOrder::Unknown && csr_ids_topological(space, graph)))
+      return plan_topological(space, waves, scratch, options, false,
+                              [&](const auto& level, const auto& count) {
+                                return topological_levels(space, graph, level, count);
+                              });
+    if constexpr (host_backend_v<ExecSpace>) {
+      BarrierPlan<ExecSpace, Ordinal> plan;
+      if (plan_host_kahn(space, graph, scratch, options, in_degrees_ready, plan)) return plan;
+    }
+  }
+
   using Plan = BarrierPlan<ExecSpace, Ordinal>;
   Plan plan;
   plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
@@ -99,6 +227,15 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
   space.fence();
   return plan;
 }
+}  // namespace detail
+
+/// Plans a DependencyGraph whose storage the scratch does not own (or does).
+template <class ExecSpace, class Ordinal, class Offset>
+BarrierPlan<ExecSpace, Ordinal> plan_barriers(
+    const ExecSpace& space, const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
+  return detail::plan_graph(space, graph, scratch, options, detail::IdOrder::Unknown);
+}
 
 /// Plans from a View of dependencies, building the CSR inside the scratch.
 template <class ExecSpace, class Ordinal, class Offset, class... P>
@@ -106,8 +243,36 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     const ExecSpace& space, std::uint64_t wave_count,
     const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
-  const auto graph = build_dependency_graph(space, wave_count, dependencies, scratch.graph);
-  return plan_barriers(space, graph, scratch, options);
+  // plan-speed hook: where rules T and K may apply, the validation pass also
+  // checks the ids' order, and the count pass counts the in-degrees unless
+  // the ids are topological (into scratch.remaining).
+  using Counts = GraphCounts<ExecSpace, Offset>;
+  Counts counts;
+  counts.check_topological = detail::wants_topological_levels<ExecSpace>(options);
+  if (counts.check_topological) {
+    counts.skip_if_edges_in_order = true;
+    counts.in_degrees = Counts::InDegrees::UnlessTopological;
+    counts.in_degree = scratch.remaining;
+  }
+  const auto graph =
+      build_dependency_graph(space, wave_count, dependencies, scratch.graph, counts);
+  if (counts.in_degrees_counted) scratch.remaining = counts.in_degree;
+  if (counts.check_topological && !counts.built) {
+    // Rule T over the list itself: no CSR is built (the scratch still grows
+    // to the shape, as after any plan: a caller may size it by planning).
+    detail::check_plan_request<Ordinal, Offset>(wave_count, dependencies.extent(0), options);
+    scratch.reserve(space, wave_count, dependencies.extent(0));
+    const ProfilingRegion region("strata::plan_barriers");
+    return detail::plan_topological(
+        space, wave_count, scratch, options, true, [&](const auto& level, const auto& count) {
+          return detail::ordered_dependency_levels(space, wave_count, dependencies, level, count);
+        });
+  }
+  return detail::plan_graph(space, graph, scratch, options,
+                            !counts.check_topological ? detail::IdOrder::Unknown
+                            : counts.topological      ? detail::IdOrder::Topological
+                                                      : detail::IdOrder::NotTopological,
+                            counts.in_degrees_counted);
 }
 
 template <class ExecSpace, class Ordinal, class Offset, class... P>

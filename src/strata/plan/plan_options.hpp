@@ -17,7 +17,8 @@ PlanMode parse_plan_mode(const std::string& name);
 struct PlanStatistics {
   std::uint64_t sparse_layers = 0;  ///< layers computed top-down
   std::uint64_t dense_layers = 0;   ///< layers computed bottom-up
-  bool fused = false;               ///< the remaining layers ran in one fused launch
+  bool fused = false;               ///< the remaining layers ran in one fused launch (or in the one-pass topological levels)
+  bool topological = false;         ///< ids are a topological order: every level in one pass (launch policy rule T)
   std::uint64_t fused_from_layer = 0;
   std::uint64_t fused_workers = 0;
   bool persistent = false;          ///< the remaining layers ran in one persistent launch

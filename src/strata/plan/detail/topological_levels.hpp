@@ -1,0 +1,214 @@
+#pragma once
+// Levels in one pass where the ids are a topological order (every dependency
+// goes from a lower to a higher id): visiting the waves in id order, a wave's
+// level is final when it is reached — all its predecessors have lower ids and
+// have pushed `level + 1` along their out-edges already — so
+//
+//   level(i) = 1 + max level(pred)        (0 for a wave nothing waits for)
+//
+// is one pass over the CSR, O(waves + dependencies), with no frontier, no
+// in-degrees, no atomics and no barrier: Kokkos Kernels' serial level set
+// (lower_tri_symbolic, 4.6), here pushed along the out-edges that
+// build_dependency_graph made. Where the dependency list itself is in a
+// topological order (ids topological and the list sorted by one endpoint,
+// learnt in the validation pass), the same push runs along the list and no
+// CSR is built at all. The pass also counts the waves of each level, so the
+// layout is one counting pass (layout_from_level_counts: the same layout as
+// the public seam layout_from_levels, whose radix sort would cost two
+// kernels and a scan per 8 bits of depth). Kahn's layers are exactly the
+// longest-path levels, so the plan is identical to the layer walk's.
+//
+// The pass is sequential: one iteration of a kernel on the execution space.
+// LaunchPolicy::use_topological_levels keeps it to host backends, where one
+// thread walking the graph in memory order beats a layer walk with a barrier
+// per layer. Self-contained: it reads a DependencyGraph and writes Views.
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/ordinal.hpp>
+#include <strata/graph/dependency_graph.hpp>
+
+namespace strata::detail {
+
+/// Where a one-thread kernel runs: Kokkos::Serial when it is enabled and can
+/// read the space's memory (host backends: a one-iteration kernel on OpenMP
+/// would still fork and join every thread of the pool, which on a loaded
+/// machine waits for descheduled threads), else the space itself.
+template <class ExecSpace, class = void>
+struct one_thread_space {
+  using type = ExecSpace;
+  static type make(const ExecSpace& space) { return space; }
+};
+#ifdef KOKKOS_ENABLE_SERIAL
+template <class ExecSpace>
+struct one_thread_space<
+    ExecSpace, std::enable_if_t<!std::is_same_v<ExecSpace, Kokkos::Serial> &&
+                                Kokkos::SpaceAccessibility<
+                                    Kokkos::Serial, typename ExecSpace::memory_space>::accessible>> {
+  using type = Kokkos::Serial;
+  static type make(const ExecSpace& space) {
+    space.fence();  // the space's earlier kernels have written what the serial one reads
+    return Kokkos::Serial();
+  }
+};
+#endif
+
+/// A RangePolicy of one iteration on one_thread_space.
+template <class ExecSpace>
+Kokkos::RangePolicy<typename one_thread_space<ExecSpace>::type> one_thread_policy(
+    const ExecSpace& space) {
+  return Kokkos::RangePolicy<typename one_thread_space<ExecSpace>::type>(
+      one_thread_space<ExecSpace>::make(space), 0, 1);
+}
+
+/// Whether every row's targets lie above the row, i.e. the ids are a
+/// topological order (one reduction over the CSR). A built graph is free of
+/// self edges, so `>` and `>=` agree on it.
+template <class ExecSpace, class Ordinal, class Offset>
+bool csr_ids_topological(const ExecSpace& space,
+                         const DependencyGraph<ExecSpace, Ordinal, Offset>& graph) {
+  const auto row_map = graph.row_map;
+  const auto entries = graph.entries;
+  unsigned backward = 0;
+  Kokkos::parallel_reduce(
+      "strata::plan::ids_topological", Kokkos::RangePolicy<ExecSpace>(space, 0, graph.wave_count()),
+      KOKKOS_LAMBDA(const std::size_t w, unsigned& back) {
+        for (std::size_t e = row_map(w); e < std::size_t(row_map(w + 1)); ++e)
+          if (std::size_t(entries(e)) <= w) back = 1;
+      },
+      Kokkos::Max<unsigned>(backward));
+  return backward == 0;
+}
+
+struct TopologicalLevels {
+  std::uint64_t groups = 0;   ///< deepest level + 1 (0 for no waves)
+  std::uint64_t sources = 0;  ///< waves of level 0
+};
+
+/// After a level pass on one thread: count(l) = waves of level l for every
+/// l <= deepest, and result = {deepest + 1, sources}.
+template <class LevelView, class CountView, class ResultView>
+KOKKOS_INLINE_FUNCTION void count_levels(std::size_t waves, std::uint64_t deepest,
+                                         const LevelView& level, const CountView& count,
+                                         const ResultView& result) {
+  using CountType = typename CountView::non_const_value_type;
+  for (std::uint64_t l = 0; l <= deepest; ++l) count(l) = CountType(0);
+  std::uint64_t sources = 0;
+  for (std::size_t w = 0; w < waves; ++w) {
+    ++count(level(w));
+    if (level(w) == 0) ++sources;
+  }
+  result(0) = deepest + 1;
+  result(1) = sources;
+}
+
+template <class ExecSpace, class ResultView>
+TopologicalLevels read_levels_result(const ExecSpace&, const ResultView& result) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+  TopologicalLevels out;
+  out.groups = host(0);
+  out.sources = host(1);
+  return out;
+}
+
+/// One pass over a graph whose ids are a topological order (the caller
+/// checked it), pushing levels along the out-edges in id order: level(w) for
+/// every wave, and count(l) = waves of level l for l < groups (`count` holds
+/// at least wave_count entries). Both Views are overwritten.
+template <class ExecSpace, class Ordinal, class Offset, class LevelView, class CountView>
+TopologicalLevels topological_levels(const ExecSpace& space,
+                                     const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                                     const LevelView& level, const CountView& count) {
+  const std::size_t waves = graph.wave_count();
+  if (waves == 0) return TopologicalLevels{};
+  const auto row_map = graph.row_map;
+  const auto entries = graph.entries;
+  using LevelType = typename LevelView::non_const_value_type;
+  Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
+  Kokkos::parallel_for(
+      "strata::plan::topological_levels", one_thread_policy(space),
+      KOKKOS_LAMBDA(const std::size_t) {
+        for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
+        std::uint64_t deepest = 0;
+        for (std::size_t w = 0; w < waves; ++w) {
+          const LevelType next = LevelType(level(w) + 1);  // final: predecessors are below w
+          const std::size_t end = row_map(w + 1);
+          for (std::size_t e = row_map(w); e < end; ++e) {
+            const Ordinal t = entries(e);
+            if (level(t) < next) {
+              level(t) = next;
+              if (next > deepest) deepest = next;
+            }
+          }
+        }
+        count_levels(waves, deepest, level, count, result);
+      });
+  return read_levels_result(space, result);
+}
+
+/// The same pass straight over a dependency list whose order is topological
+/// (DependencyOrder::edges_in_order(): ids topological and the list sorted by
+/// one endpoint, so every dependency comes after all dependencies into its
+/// `before`): level(after) = max(level(after), level(before) + 1) in list
+/// order. No CSR is built.
+template <class ExecSpace, class DependencyView, class LevelView, class CountView>
+TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_t wave_count,
+                                            const DependencyView& dependencies,
+                                            const LevelView& level, const CountView& count) {
+  const std::size_t waves = wave_count;
+  if (waves == 0) return TopologicalLevels{};
+  const std::size_t edges = dependencies.extent(0);
+  using LevelType = typename LevelView::non_const_value_type;
+  Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
+  Kokkos::parallel_for(
+      "strata::plan::ordered_dependency_levels", one_thread_policy(space),
+      KOKKOS_LAMBDA(const std::size_t) {
+        for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
+        std::uint64_t deepest = 0;
+        for (std::size_t i = 0; i < edges; ++i) {
+          const auto d = dependencies(i);
+          const LevelType next = LevelType(level(d.before) + 1);  // final: see above
+          if (level(d.after) < next) {
+            level(d.after) = next;
+            if (next > deepest) deepest = next;
+          }
+        }
+        count_levels(waves, deepest, level, count, result);
+      });
+  return read_levels_result(space, result);
+}
+
+/// The plan's layout from the levels and the waves per level, in one pass on
+/// one thread (a counting sort whose histogram the walk already made):
+/// offsets (groups + 1 entries) and waves_out in (level, wave id) order, the
+/// same layout as layout_from_levels. `count` (groups entries) is consumed.
+template <class ExecSpace, class LevelView, class CountView, class OffsetsView, class WavesView>
+void layout_from_level_counts(const ExecSpace& space, std::uint64_t groups,
+                              const LevelView& level, const CountView& count,
+                              const OffsetsView& offsets, const WavesView& waves_out) {
+  using T = typename OffsetsView::non_const_value_type;
+  using W = typename WavesView::non_const_value_type;
+  using C = typename CountView::non_const_value_type;
+  const std::size_t waves = waves_out.extent(0);
+  const std::uint64_t group_count = groups;
+  Kokkos::parallel_for(
+      "strata::plan::layout_from_level_counts", one_thread_policy(space),
+      KOKKOS_LAMBDA(const std::size_t) {
+        std::uint64_t running = 0;
+        for (std::uint64_t l = 0; l < group_count; ++l) {
+          offsets(l) = T(running);
+          const std::uint64_t c = count(l);
+          count(l) = C(running);
+          running += c;
+        }
+        offsets(group_count) = T(running);
+        for (std::size_t w = 0; w < waves; ++w) waves_out(count(level(w))++) = W(w);
+      });
+}
+
+}  // namespace strata::detail
