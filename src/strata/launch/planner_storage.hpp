@@ -9,9 +9,11 @@ namespace strata {
 struct PlannerStorageBytes {
   std::uint64_t csr = 0;      ///< row_map + entries
   std::uint64_t scratch = 0;  ///< every other planning buffer the walk always holds
-  /// Wave-sized spare ordinals, held only for chain links (a contraction) or
-  /// as the layout's radix spare when offsets are not the ordinal type;
-  /// counted whether held or not, so total() bounds every mode.
+  /// Wave-sized spare ordinals: chain links (a contraction), the level
+  /// counts / frontier of the host rules T and K, or the layout's radix spare
+  /// when offsets are not the ordinal type. A fresh plan holds them only when
+  /// its path needs them; PlannerScratch::reserve always does. Counted
+  /// whether held or not, so total() bounds every mode.
   std::uint64_t spare = 0;
   std::uint64_t result = 0;   ///< the BarrierPlan (level, waves, group offsets at most V + 1)
   std::uint64_t total() const { return csr + scratch + spare + result; }

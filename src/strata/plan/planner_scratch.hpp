@@ -67,10 +67,10 @@ class PlannerScratch {
     check_graph_shape<Ordinal, Offset>(wave_count, dependency_count);
     graph.reserve(wave_count, dependency_count);
     reserve_capacity(remaining, wave_count, "remaining in-degree");
-    // On a host backend the policy's rules T and K (one-pass levels, the
-    // one-team Kahn walk) keep their level counts / frontier in `order`.
-    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible)
-      reserve_capacity(order, wave_count, "ready wave layers");
+    // The wave-sized spare ordinals (planner_storage_bytes' `spare`): chain
+    // links on devices, the level counts / frontier of the policy's rules T
+    // and K on hosts. A scratch sized here plans that shape without allocating.
+    reserve_capacity(order, wave_count, "ready wave layers");
     reserve_capacity(step_counters, detail::step_counter_count, "step counters");
     reserve_capacity(sort_counts,
                      detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
