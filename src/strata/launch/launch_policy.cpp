@@ -58,9 +58,10 @@ LaunchPolicy LaunchPolicy::standard() {
   // A bottom-up step builds the reverse CSR (a second CSR: time, and memory
   // the size of the graph's) and scans every wave to place at most the waves
   // left behind the frontier; with under 1 % of them left, a top-down step
-  // walks only the frontier's out-edges, all of which end in those waves. Measured (strata_bench, OpenMP,
-  // 2 threads): fanout-1M, tree-out-2M and fanin-1M went bottom-up for a last
-  // layer with 0, 0 and 1 waves to place, at 4.5x the CSR's bytes.
+  // walks only the frontier's out-edges, all of which end in those waves.
+  // Measured (strata_bench, OpenMP, 2 threads): fanout-1M, tree-out-2M and
+  // fanin-1M went bottom-up for a last layer with 0, 0 and 1 waves to place,
+  // at 4.5x the CSR's bytes.
   p.dense_min_unscheduled_bps = 100;
   // A forced --mode dense on a 100k chain scanned 10^10 waves (39.8 s on one
   // thread); 64 graph-sized scans leave room for every wide-layer graph measured.
