@@ -153,11 +153,32 @@ class KokkosSession {
     if (abort_copy_from >= 0 && abort_copy_to >= 0) {
       ::dup2(abort_copy_to, 1);
       ::dup2(abort_copy_to, 2);
+      // Kokkos 3.4's OpenMP start-up allocates each thread's workspace inside
+      // an OpenMP region, where std::bad_alloc (a low ulimit -v) can only
+      // terminate: that is out of memory, reported as such (exit 3).
+      static char head[8192];
+      ::lseek(abort_copy_from, 0, SEEK_SET);
+      const ssize_t got = ::read(abort_copy_from, head, sizeof head);
+      static const char needle[] = "std::bad_alloc";
+      bool out_of_memory = false;
+      for (ssize_t i = 0; got > 0 && !out_of_memory && i + ssize_t(sizeof needle) - 1 <= got; ++i) {
+        ssize_t k = 0;
+        while (k < ssize_t(sizeof needle) - 1 && head[i + k] == needle[k]) ++k;
+        out_of_memory = k == ssize_t(sizeof needle) - 1;
+      }
+      if (out_of_memory) {
+        static const char line[] =
+            "strata: StorageReserveFailed: Kokkos::initialize ran out of memory starting its "
+            "threads (std::bad_alloc inside an OpenMP region). Fix: run where more memory is "
+            "available (check ulimit -v), or with fewer threads (--kokkos-threads=N).\n";
+        if (::write(2, line, sizeof line - 1) < 0) ::_exit(strata::tools::exit_invalid_graph);
+      }
       ::lseek(abort_copy_from, 0, SEEK_SET);
       char buffer[4096];
       ssize_t n = 0;
       while ((n = ::read(abort_copy_from, buffer, sizeof buffer)) > 0)
         if (::write(2, buffer, static_cast<std::size_t>(n)) < 0) break;
+      if (out_of_memory) ::_exit(strata::tools::exit_invalid_graph);
     }
     std::signal(signal, SIG_DFL);
     std::raise(signal);
