@@ -4,31 +4,41 @@
 // one launch across layers.
 //
 // Contract
-//  * Participants: exactly `participants` callers per episode: the teams of a
+//  * Participants: exactly `participants` (< 2^32) callers per episode: the teams of a
 //    co-resident league (arrive_and_wait with a team member) or the threads
 //    of a co-resident RangePolicy (arrive_and_wait_thread). Co-residency is
 //    the caller's duty (strata/execute/detail/residency.hpp computes it); a
 //    participant that is not running can never arrive, so the others would
 //    wait until the spin limit or the abort word ends their wait.
-//  * Generation counting: `arrived` counts the callers of this episode and
-//    `generation` numbers the episodes. A caller reads the generation before
-//    it arrives; the last arrival runs the completion function (once per
-//    episode, before anyone is released), resets `arrived` to 0 and bumps the
-//    generation; the others spin until the generation changes. Both words are
-//    64-bit: the generation cannot wrap in any real run, and `arrived` never
-//    exceeds `participants`.
+//  * One word: the high 32 bits number the episodes (the generation), the
+//    low 32 bits count this episode's arrivals. An arrival is one atomic
+//    fetch_add of 1, whose old value gives the caller both its generation
+//    and its place, so no separate read of the generation has to be ordered
+//    before it. The last arrival runs the completion function (once per
+//    episode, before anyone is released), then adds 2^32 - participants:
+//    the count returns to 0 and the generation steps, in one atomic. The
+//    others spin until the generation in the word changes. The generation
+//    may wrap after 2^32 episodes; a waiter compares for inequality with its
+//    own episode, which the next 2^32 - 1 episodes cannot all pass while it
+//    waits (it is one of their participants).
 //  * Memory: every write made before arrive_and_wait (by any thread of any
-//    participating team) is visible to every thread after it returns: each
-//    thread fences, the team synchronises (team_barrier), the leader fences
-//    again before arriving, the last arrival fences before the release, the
-//    waiters fence after it. The completion function's writes are visible
-//    after the barrier too.
+//    participating team) is visible to every thread after it returns. The
+//    team synchronises (team_barrier), its leader fences (release) and
+//    arrives, the last arrival fences (acquire) before the completion
+//    function and (release) before the release; each waiter fences
+//    (acquire) when it sees the new generation and the team synchronises
+//    again (the broadcast of Kokkos::single). Only the leader fences: the
+//    fences are cumulative over what the team barrier ordered before them
+//    (core/spin_wait.hpp), as in CUDA's cooperative-groups grid sync. The
+//    completion function's writes are visible after the barrier too.
 //  * Bounded: the wait ends when the generation changes, when `*abort` is
 //    non-zero, or after `spin_limit` spins (64-bit count, no wrap). It returns
 //    true when the barrier was passed, false when the wait was abandoned;
 //    after a false return the barrier's state is undefined until reset().
 //  * Team-level: every thread of the team calls arrive_and_wait (it contains
-//    team barriers); only the team's thread 0 touches the shared words.
+//    team barriers); only the team's thread 0 touches the shared word.
+//  * One participant: the completion function runs and nothing else (no
+//    atomic, no fence: there is nobody to hand writes to).
 #include <cstdint>
 #include <string>
 
@@ -47,11 +57,11 @@ class DeviceBarrier {
   static constexpr std::uint64_t default_spin_limit = std::uint64_t(1) << 40;
 
   DeviceBarrier() = default;
-  explicit DeviceBarrier(const std::string& label) : words_(Kokkos::view_alloc(label), 2) {}
+  explicit DeviceBarrier(const std::string& label) : words_(Kokkos::view_alloc(label), 1) {}
 
   bool is_allocated() const { return words_.is_allocated(); }
 
-  /// Zeroes both words (queued on `space`): needed once before first use and
+  /// Zeroes the word (queued on `space`): needed once before first use and
   /// after an abandoned wait. All participants must be outside the barrier.
   template <class ExecSpace>
   void reset(const ExecSpace& space) const {
@@ -65,26 +75,27 @@ class DeviceBarrier {
                                                      const std::uint64_t* abort = nullptr,
                                                      std::uint64_t spin_limit =
                                                          default_spin_limit) const {
-    std::uint64_t* const arrived = &words_(0);
-    std::uint64_t* const generation = &words_(1);
-    Kokkos::memory_fence();  // this thread's (and its team's) writes before the arrival
-    const std::uint64_t episode = volatile_load(generation);
-    Kokkos::memory_fence();  // read the generation before arriving
-    const std::uint64_t before = Kokkos::atomic_fetch_add(arrived, std::uint64_t(1));
-    if (before + 1 >= participants) {
-      Kokkos::memory_fence();  // see every other arrival's writes
+    if (participants <= 1) {
       completion();
-      volatile_store(arrived, std::uint64_t(0));
-      Kokkos::memory_fence();  // the reset and the completion's writes before the release
-      Kokkos::atomic_fetch_add(generation, std::uint64_t(1));
       return true;
     }
-    for (std::uint64_t spins = 0; volatile_load(generation) == episode; ++spins) {
+    std::uint64_t* const word = &words_(0);
+    release_fence();  // this thread's writes (and its team's, through the team barrier)
+    const std::uint64_t before = Kokkos::atomic_fetch_add(word, std::uint64_t(1));
+    const std::uint64_t episode = before >> 32;
+    if ((before & count_mask) + 1 >= participants) {
+      acquire_fence();  // every other arrival's writes
+      completion();
+      release_fence();  // the completion's writes before the release
+      Kokkos::atomic_fetch_add(word, (std::uint64_t(1) << 32) - participants);
+      return true;
+    }
+    for (std::uint64_t spins = 0; (volatile_load(word) >> 32) == episode; ++spins) {
       if (abort != nullptr && volatile_load(abort) != 0) return false;
       if (spins >= spin_limit) return false;
       spin_pause(spins);
     }
-    Kokkos::memory_fence();  // acquire: what was written before the release
+    acquire_fence();  // what was written before the release
     return true;
   }
 
@@ -95,21 +106,20 @@ class DeviceBarrier {
                                               const std::uint64_t* abort = nullptr,
                                               std::uint64_t spin_limit =
                                                   default_spin_limit) const {
-    Kokkos::memory_fence();  // each thread's writes before the team synchronises
-    team.team_barrier();
+    team.team_barrier();  // every thread's writes, before the leader releases them
     int passed = 0;
     Kokkos::single(
         Kokkos::PerTeam(team),
         [&](int& ok) {
           ok = arrive_and_wait_thread(participants, completion, abort, spin_limit) ? 1 : 0;
         },
-        passed);
-    Kokkos::memory_fence();
+        passed);  // the broadcast synchronises the team after the leader's acquire
     return passed != 0;
   }
 
  private:
-  Kokkos::View<std::uint64_t*, MemorySpace> words_;  ///< arrived, generation
+  static constexpr std::uint64_t count_mask = (std::uint64_t(1) << 32) - 1;
+  Kokkos::View<std::uint64_t*, MemorySpace> words_;  ///< generation << 32 | arrivals
 };
 
 }  // namespace strata

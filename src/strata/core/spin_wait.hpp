@@ -30,14 +30,26 @@ KOKKOS_FORCEINLINE_FUNCTION void volatile_store(T* ptr, T value) {
 }
 
 /// The two halves of Kokkos::memory_fence() for a hand-off through an atomic
-/// read-modify-write: release_fence() before the atomic that publishes this
-/// thread's writes, acquire_fence() after the atomic (or spin) that observed
-/// another thread's. On a device both are Kokkos::memory_fence(); on a host
-/// they are the C++ fences of that order (on x86 no instruction at all: its
-/// locked read-modify-writes already order everything, so only the compiler
-/// is held back; on Arm a one-way barrier).
+/// read-modify-write or a volatile store: release_fence() before the write
+/// that publishes this thread's writes, acquire_fence() after the atomic (or
+/// spin) that observed another thread's.
+///  * CUDA sm_70+: PTX `fence.acq_rel.gpu`, which with the strong (volatile
+///    or atomic) access beside it forms the PTX memory model's release and
+///    acquire patterns. Kokkos::memory_fence() is `__threadfence()`, a
+///    sequentially consistent `fence.sc.gpu` that the patterns do not need.
+///    The fence is cumulative: writes of other threads of the block that this
+///    thread observed through a block barrier (team_barrier) are released
+///    with its own, which is what lets one thread of a team publish the
+///    whole team's writes (the pattern of CUDA's cooperative-groups grid
+///    sync).
+///  * Other devices: Kokkos::memory_fence().
+///  * Hosts: the C++ fences of that order (on x86 no instruction at all: its
+///    locked read-modify-writes already order everything, so only the
+///    compiler is held back; on Arm a one-way barrier).
 KOKKOS_FORCEINLINE_FUNCTION void release_fence() {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#elif defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   Kokkos::memory_fence();
 #else
   std::atomic_thread_fence(std::memory_order_release);
@@ -45,7 +57,9 @@ KOKKOS_FORCEINLINE_FUNCTION void release_fence() {
 }
 
 KOKKOS_FORCEINLINE_FUNCTION void acquire_fence() {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#elif defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   Kokkos::memory_fence();
 #else
   std::atomic_thread_fence(std::memory_order_acquire);

@@ -40,6 +40,7 @@
 // error), one reduction over the wave states (the completed count and the
 // first open group). reset() launches nothing: the next run's first kernel
 // clears the states.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -99,6 +100,8 @@ class Executor {
     const auto offsets =
         Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan_.group_offsets);
     host_offsets_.assign(offsets.data(), offsets.data() + offsets.extent(0));
+    for (std::size_t g = 0; g + 1 < host_offsets_.size(); ++g)  // per group, not per wave
+      widest_group_ = std::max(widest_group_, host_offsets_[g + 1] - host_offsets_[g]);
     const std::uint64_t waves = plan_.wave_count();
     state_ = allocate_view<decltype(state_)>(waves, "execute::wave_state");
     requeues_ = allocate_view<decltype(requeues_)>(waves, "execute::wave_requeues");
@@ -189,6 +192,7 @@ class Executor {
   launch::LaunchConfig config_;
   launch::DeviceLimits limits_;
   std::vector<std::uint64_t> host_offsets_;
+  std::uint64_t widest_group_ = 0;  ///< waves in the widest group (sizes the persistent league)
   Kokkos::View<std::uint32_t*, memory_space> state_;
   Kokkos::View<std::uint32_t*, memory_space> requeues_;
   Kokkos::View<std::uint64_t*, memory_space> control_;
@@ -267,7 +271,8 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
     case ExecuteMode::Persistent: {
       const TeamShape shape =
           co_resident_league(space_, persistent, limits_, options.team_size, team_level,
-                             options.league_size, config_.worker_count, waves);
+                             options.league_size, config_.worker_count, widest_group_,
+                             /*wave_per_thread=*/!team_level);
       league = persistent.league = shape.league;
       team_size = shape.team_size;
       start_run(space_, s, budget_ns, waves - completed_, states_pending_reset_);

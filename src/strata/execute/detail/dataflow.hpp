@@ -27,13 +27,13 @@
 //    `outstanding` in batches (when they find the queue empty), read the
 //    deadline clock only every few short waves (DeadlinePoll), and use no
 //    team collective;
-//  * teams of several threads (run_team) pop and record on the leader,
-//    release the successors over the team's threads, and decrement
-//    `outstanding` once per wave.
-// A wave's writes are fenced before its successors are released (every
-// thread, then a team barrier, for teams; a release fence before the
-// counters' atomics, for one thread); the wave's team fences (acquire)
-// before it runs the wave.
+//  * teams of several threads (run_team: every device backend) pop, record
+//    and release on the leader, with the same continuation and batching;
+//    a wave with many successors is released by the team's threads.
+// A wave's writes are fenced before its successors are released (a team
+// barrier, then a release fence by each thread that decrements a counter);
+// the thread that starts a wave fences (acquire) after the pop or the last
+// decrement, and a team broadcast passes that on to the team's threads.
 //
 // prepare_dataflow() rebuilds the counters and the queue from the per-wave
 // states when a dataflow run starts (in-degrees counting only predecessors
@@ -161,12 +161,17 @@ struct DataflowKernel {
   static constexpr std::uint64_t code_idle = no_wave - 1;
   /// The most waves a team of one thread pops at once.
   static constexpr std::uint32_t pop_batch = 8;
+  /// Successors a team's leader releases alone (more: the team's threads).
+  static constexpr std::uint64_t serial_release_max = 8;
+  /// run_team: the leader asks the team to release a wide wave's successors.
+  static constexpr int release_by_team = outcome_stop + 1;
 
   WaveState<ExecSpace, Ordinal> s;
   ReadyQueue<ExecSpace, Ordinal> queue;
   Kokkos::View<Offset*, memory_space> remaining;
-  Kokkos::View<Offset*, memory_space> row_map;
-  Kokkos::View<Ordinal*, memory_space> entries;
+  // Read-only during the run: through the read-only cache where a device has one.
+  Kokkos::View<const Offset*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> row_map;
+  Kokkos::View<const Ordinal*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> entries;
   Functor f;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
@@ -256,58 +261,101 @@ struct DataflowKernel {
     if (done != 0) Kokkos::atomic_fetch_sub(outstanding_word, done);
   }
 
-  /// Teams of several threads: the leader pops and records, the team runs
-  /// the wave and releases its successors (spread over its threads).
+  /// Teams of several threads (every device backend): the leader pops,
+  /// records and releases, the team runs the wave. Like run_solo, the leader
+  /// keeps the first successor its release makes ready as the team's next
+  /// wave (a chain never touches the queue) and subtracts its completions
+  /// from `outstanding` in batches. A wave with more than
+  /// `serial_release_max` successors is released by the team's threads
+  /// instead (all its ready successors then go through the queue).
+  /// Only the leader fences: a team barrier orders the other threads' writes
+  /// before its release fence (core/spin_wait.hpp), and the broadcast after
+  /// its acquire orders what it acquired before every thread's reads; the
+  /// threads of a parallel release fence each, since each publishes with its
+  /// own atomics.
   KOKKOS_INLINE_FUNCTION void run_team(const member_type& team) const {
-    std::uint64_t idle = 0;  // the leader's count of empty polls in a row
+    std::uint64_t* const outstanding_word = s.word(outstanding);
+    // The leader's own state (the other threads' copies stay untouched).
+    std::uint64_t idle = 0;         // empty polls in a row
+    std::uint64_t done = 0;         // completions not yet subtracted from outstanding
+    std::uint64_t held = code_idle;  // a continuation, or code_idle
+    DeadlinePoll poll;
     for (;;) {
       std::uint64_t code = code_stop;
       Kokkos::single(
           Kokkos::PerTeam(team),
           [&](std::uint64_t& c) {
-            if (volatile_load(s.word(outstanding)) == 0 || volatile_load(s.word(abort_word)) != 0 ||
-                !s.may_start()) {
-              c = code_stop;
-              return;
-            }
+            c = code_stop;
+            if (volatile_load(s.word(abort_word)) != 0) return;
             Ordinal w = 0;
-            if (!queue.try_pop(w)) {
+            if (held != code_idle) {
+              w = static_cast<Ordinal>(held);
+              held = code_idle;
+            } else if (queue.try_pop(w)) {
+              idle = 0;
+            } else {
+              if (done != 0) {
+                Kokkos::atomic_fetch_sub(outstanding_word, done);
+                done = 0;
+              }
+              if (volatile_load(outstanding_word) == 0 || volatile_load(s.word(stop_word)) != 0)
+                return;
               spin_pause(idle);
               ++idle;
               c = code_idle;
               return;
             }
-            idle = 0;
+            // A popped or held wave that does not start stays Queued:
+            // prepare_dataflow() rebuilds the queue from the states.
+            if (!s.may_start(poll)) return;
             s.mark_running(w);
             c = static_cast<std::uint64_t>(w);
           },
           code);
-      if (code == code_stop) return;
+      if (code == code_stop) break;
       if (code == code_idle) continue;
       const Ordinal w = static_cast<Ordinal>(code);
-      Kokkos::memory_fence();  // the predecessors' writes, seen before the wave reads them
       const std::uint32_t outcome = invoke_wave(f, team, w);
-      Kokkos::memory_fence();  // this execution's writes, before anything is released
-      team.team_barrier();
+      team.team_barrier();  // every thread's writes, before the leader publishes
       int next = outcome_stop;
       Kokkos::single(
           Kokkos::PerTeam(team),
           [&](int& n) {
             n = s.record(w, outcome);
-            if (n == outcome_again) queue.push(w);
+            if (n == outcome_again) queue.push(w);  // push fences before it publishes
+            if (n != outcome_done) return;
+            ++done;
+            const std::uint64_t first = row_map(w), last = row_map(w + 1);
+            if (last - first > serial_release_max) {
+              n = release_by_team;
+              return;
+            }
+            release_fence();  // the team's writes, before the counters
+            for (std::uint64_t e = first; e < last; ++e) {
+              const Ordinal t = entries(e);
+              if (Kokkos::atomic_fetch_sub(&remaining(t), Offset(1)) != Offset(1)) continue;
+              if (held == code_idle)
+                held = static_cast<std::uint64_t>(t);
+              else
+                queue.push(t);
+            }
+            // The other predecessors released their writes before their
+            // decrements, which the last decrement observed.
+            if (held != code_idle) acquire_fence();
           },
           next);
-      if (next == outcome_stop) return;
-      if (next == outcome_again) continue;
+      if (next == outcome_stop) break;
+      if (next != release_by_team) continue;
       const std::uint64_t first = row_map(w), last = row_map(w + 1);
+      release_fence();  // this thread publishes with its own atomics
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::uint64_t e) {
         const Ordinal t = entries(e);
         if (Kokkos::atomic_fetch_sub(&remaining(t), Offset(1)) == Offset(1)) queue.push(t);
       });
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        Kokkos::atomic_fetch_sub(s.word(outstanding), std::uint64_t(1));
-      });
     }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      if (done != 0) Kokkos::atomic_fetch_sub(outstanding_word, done);
+    });
   }
 };
 

@@ -1,10 +1,12 @@
 #pragma once
-// Persistent mode: one launch of a co-resident league (residency.hpp) runs
-// every remaining group. Inside a group, teams take waves from an atomic
+// Persistent mode: one launch of a co-resident league (residency.hpp; no
+// larger than the widest group needs) runs every remaining group. A group no
+// wider than the league's waves at once (one per team, or one per thread for
+// thread-level waves) is split statically: team r takes wave r (lane i wave
+// i), with no shared word touched. A wider group is handed out by an atomic
 // cursor (control word group_next) over plan.waves — one at a time for
-// team-level waves, one per thread (team_size per claim) for thread-level
-// ones; a wave completed by an
-// earlier, drained run is skipped. Between groups every team meets at the
+// team-level waves, team_size per claim for thread-level ones. A wave
+// completed by an earlier, drained run is skipped. Between groups every team meets at the
 // device-wide barrier (strata/core/device_barrier.hpp), whose last arrival
 // resets the cursor and records whether the run stops; every team reads that
 // one decision after the barrier, so all teams leave at the same group.
@@ -78,10 +80,18 @@ struct PersistentKernel {
     return code;
   }
 
-  /// Team-level waves: the team takes one wave at a time from the cursor,
-  /// which only grows: at most width + 1 passes per team.
+  /// Team-level waves: a team per wave when the group fits the league,
+  /// otherwise one wave at a time from the cursor, which only grows: at most
+  /// width + 1 passes per team.
   KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
                                         std::uint64_t width, std::true_type) const {
+    const std::uint64_t rank = static_cast<std::uint64_t>(team.league_rank());
+    if (width <= static_cast<std::uint64_t>(team.league_size())) {
+      if (rank >= width) return;
+      const Ordinal w = waves(begin + rank);
+      if (try_start(s, team, w) == start_go) run_in_place(s, f, team, w);
+      return;
+    }
     for (;;) {
       const std::uint64_t code = grab(team, begin, width);
       if (code == code_end || code == code_stop) break;
@@ -90,11 +100,18 @@ struct PersistentKernel {
     }
   }
 
-  /// Thread-level waves: the team claims one wave per thread with one atomic
+  /// Thread-level waves: a thread per wave when the group fits the league's
+  /// threads, otherwise the team claims one wave per thread with one atomic
   /// (run_lane), at most width / team_size + 1 passes per team.
   KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
                                         std::uint64_t width, std::false_type) const {
     const std::uint64_t lanes = static_cast<std::uint64_t>(team.team_size());
+    if (width <= static_cast<std::uint64_t>(team.league_size()) * lanes) {
+      const std::uint64_t i = static_cast<std::uint64_t>(team.league_rank()) * lanes +
+                              static_cast<std::uint64_t>(team.team_rank());
+      if (i < width) run_lane(s, f, waves(begin + i));
+      return;
+    }
     for (;;) {
       std::uint64_t first = code_stop;
       Kokkos::single(

@@ -11,7 +11,10 @@
 //
 // A league forced by the caller (RunOptions::league_size) above the bound is
 // NotCoResident before anything is launched; otherwise the league is
-// min(LaunchConfig::worker_count, the bound, the useful teams).
+// min(LaunchConfig::worker_count, the bound, the useful teams). Useful teams:
+// no more than can hold a wave at once (the persistent mode passes the
+// widest group: a team beyond it would only wait at every barrier, and each
+// participant makes the barrier slower).
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -60,9 +63,13 @@ template <class ExecSpace, class Kernel>
 TeamShape co_resident_league(const ExecSpace& space, const Kernel& kernel,
                              const launch::DeviceLimits& limits, int requested_team_size,
                              bool team_level, std::uint32_t forced_league,
-                             std::uint32_t worker_count, std::uint64_t useful_teams) {
+                             std::uint32_t worker_count, std::uint64_t useful_waves,
+                             bool wave_per_thread = false) {
   TeamShape shape;
   shape.team_size = resolve_team_size(space, kernel, requested_team_size, team_level);
+  // A team holds one wave, or one per thread where each thread runs its own.
+  const std::uint64_t per_team = wave_per_thread ? std::uint64_t(shape.team_size) : 1;
+  const std::uint64_t useful_teams = (useful_waves + per_team - 1) / per_team;
   shape.resident = launch::resident_teams(space, kernel, shape.team_size, limits);
   if (forced_league != 0) {
     if (forced_league > shape.resident)

@@ -6,6 +6,12 @@
 // (drain or error; the wave then stays Yielded / Requeued and the next run
 // resumes it). The loop is bounded: record() stops it after
 // max_requeues_per_wave + 1 executions.
+//
+// No fence here: the layered and persistent modes hand a wave's writes to
+// its successors only across a group boundary, which is a kernel boundary
+// (layered) or the device-wide barrier (persistent), and both order every
+// write of the group before anything of the next one. A wave that runs again
+// runs on the same team (or thread), after a team barrier.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -20,10 +26,8 @@ template <class ExecSpace, class Ordinal, class Functor, class Member>
 KOKKOS_INLINE_FUNCTION void run_in_place(const WaveState<ExecSpace, Ordinal>& s,
                                          const Functor& f, const Member& team, Ordinal w) {
   for (;;) {
-    Kokkos::memory_fence();  // the predecessors' writes, seen before the wave reads them
     const std::uint32_t outcome = invoke_wave(f, team, w);
-    Kokkos::memory_fence();  // this execution's writes, before its outcome is published
-    team.team_barrier();
+    team.team_barrier();  // every thread's outcome and writes, before the leader records
     int again = 0;
     Kokkos::single(
         Kokkos::PerTeam(team),
@@ -44,9 +48,7 @@ KOKKOS_INLINE_FUNCTION void run_lane(const WaveState<ExecSpace, Ordinal>& s, con
   if (s.completed(w) || !s.may_start()) return;
   s.mark_running(w);
   for (;;) {  // bounded: record() stops it after max_requeues_per_wave + 1 executions
-    Kokkos::memory_fence();  // the predecessors' writes, seen before the wave reads them
     const std::uint32_t outcome = static_cast<std::uint32_t>(f(w));
-    Kokkos::memory_fence();  // this execution's writes, before its outcome is published
     if (s.record(w, outcome) != outcome_again || !s.may_start()) return;
   }
 }
