@@ -38,6 +38,7 @@
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
 #include <strata/launch/planner_storage.hpp>
+#include <strata/launch/resident_teams.hpp>
 
 namespace strata {
 
@@ -53,15 +54,11 @@ inline bool nothing_forced(const PlanOptions& options) {
          options.layers_per_sync == 0;
 }
 
-template <class ExecSpace>
-inline constexpr bool host_backend_v =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-
 /// Launch policy rule T for these options on this backend.
 template <class ExecSpace>
 bool wants_topological_levels(const PlanOptions& options, std::string* reason = nullptr) {
   return launch::LaunchPolicy::standard().use_topological_levels(
-      host_backend_v<ExecSpace>, nothing_forced(options), reason);
+      launch::is_host_backend_v<ExecSpace>, nothing_forced(options), reason);
 }
 
 /// Checks the options and the memory budget as plan_barriers does (before
@@ -138,8 +135,8 @@ bool plan_host_kahn(const ExecSpace& space,
       sources);
   const launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
   std::string reason;
-  if (!policy.use_host_layers(host_backend_v<ExecSpace>, nothing_forced(options), waves, sources,
-                              &reason))
+  if (!policy.use_host_layers(launch::is_host_backend_v<ExecSpace>, nothing_forced(options), waves,
+                              sources, &reason))
     return false;
   using Plan = BarrierPlan<ExecSpace, Ordinal>;
   plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
@@ -182,7 +179,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
                               [&](const auto& level, const auto& count) {
                                 return topological_levels(space, graph, level, count);
                               });
-    if constexpr (host_backend_v<ExecSpace>) {
+    if constexpr (launch::is_host_backend_v<ExecSpace>) {
       BarrierPlan<ExecSpace, Ordinal> plan;
       if (plan_host_kahn(space, graph, scratch, options, in_degrees_ready, plan)) return plan;
     }
