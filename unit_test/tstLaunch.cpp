@@ -204,9 +204,9 @@ TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE4) {
   EXPECT_STREQ(execution_strategy_name(ExecutionStrategy::Dataflow), "dataflow");
 }
 
-// The planner's steps: rules P1-P6 of LaunchPolicy::choose_step on a table of
-// walk states (the planner only runs what this returns).
-TEST(LaunchPolicy, PlannerStepsFollowRulesP1ToP6) {
+// The planner's steps: rules T, K and P1-P6 of LaunchPolicy::choose_step on a
+// table of walk states (the planner only runs what this returns).
+TEST(LaunchPolicy, PlannerStepsFollowRulesTKAndP1ToP6) {
   const LaunchPolicy policy = LaunchPolicy::standard();
   DeviceLimits limits;
   limits.concurrency = 1000;
@@ -219,12 +219,46 @@ TEST(LaunchPolicy, PlannerStepsFollowRulesP1ToP6) {
     r.concurrency = 1000;
     r.waves = 100000;
     r.dependencies = 400000;
+    r.started = true;
     r.layer = 3;
     r.frontier = frontier;
     r.layer_request = layer_request(limits, r.waves, r.dependencies, frontier, frontier, 3, 0);
     return r;
   };
   auto step = [&](const PlanStepRequest& r) { return policy.choose_step(r).step; };
+  // T: before the walk, topological ids on a host with nothing forced give
+  // one pass in id order; anything else starts the walk.
+  auto before = request(PlanMode::Automatic, 0, false);
+  before.started = false;
+  before.layer = 0;
+  EXPECT_EQ(step(before), PlanStep::Start);
+  EXPECT_TRUE(policy.wants_id_order(before));
+  before.ids_topological = true;
+  std::string why;
+  EXPECT_EQ(policy.choose_step(before, &why).step, PlanStep::Levels);
+  EXPECT_NE(why.find("one pass"), std::string::npos) << why;
+  before.device_backend = true;
+  EXPECT_FALSE(policy.wants_id_order(before));
+  EXPECT_EQ(step(before), PlanStep::Start);
+  before.device_backend = false;
+  before.mode = PlanMode::Sparse;
+  EXPECT_FALSE(policy.wants_id_order(before));
+  EXPECT_EQ(step(before), PlanStep::Start);
+  // K: at layer 0 on a host, with few sources and nothing forced: every
+  // layer in one team of host threads; a dense start, a device or a forced
+  // mode walks the layers.
+  auto first = request(PlanMode::Automatic, 10, false);
+  first.layer = 0;
+  EXPECT_EQ(policy.choose_step(first, &why).step, PlanStep::HostLayers);
+  EXPECT_NE(why.find("one team"), std::string::npos) << why;
+  first.frontier = first.waves / 2;
+  EXPECT_NE(step(first), PlanStep::HostLayers);
+  first.frontier = 10;
+  first.device_backend = true;
+  EXPECT_NE(step(first), PlanStep::HostLayers);
+  first.device_backend = false;
+  first.layers_per_sync = 2;
+  EXPECT_NE(step(first), PlanStep::HostLayers);
   // P2: forced modes name their step; Hybrid by density.
   EXPECT_EQ(step(request(PlanMode::Sparse, 5000, false)), PlanStep::TopDown);
   EXPECT_EQ(step(request(PlanMode::Dense, 5000, false)), PlanStep::BottomUp);
@@ -276,7 +310,7 @@ TEST(LaunchPolicy, PlannerStepsFollowRulesP1ToP6) {
   auto chains = request(PlanMode::Automatic, 5000, true);
   EXPECT_TRUE(policy.count_chains(chains));
   EXPECT_FALSE(policy.count_chains(request(PlanMode::Automatic, 5000, false)));
-  chains.layer = 0;
+  chains.layer = 0;  // (a device: rule K does not apply)
   chains.chained_waves = chains.waves / 2;
   std::string reason;
   EXPECT_EQ(policy.choose_step(chains, &reason).step, PlanStep::Chains);

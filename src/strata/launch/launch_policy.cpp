@@ -20,6 +20,9 @@ const char* launch_mode_name(LaunchMode mode) noexcept {
 
 const char* plan_step_name(PlanStep step) noexcept {
   switch (step) {
+    case PlanStep::Start: return "start";
+    case PlanStep::Levels: return "levels";
+    case PlanStep::HostLayers: return "host-layers";
     case PlanStep::TopDown: return "top-down";
     case PlanStep::Paced: return "paced";
     case PlanStep::BottomUp: return "bottom-up";
@@ -161,12 +164,38 @@ bool LaunchPolicy::count_chains(const PlanStepRequest& r) const {
           (r.mode == PlanMode::Automatic || r.mode == PlanMode::Fused));
 }
 
+bool LaunchPolicy::wants_id_order(const PlanStepRequest& r) const {
+  return use_topological_levels(!r.device_backend, nothing_forced(r));
+}
+
 bool LaunchPolicy::measure_wave_degree(const PlanStepRequest& r) const {
   return r.device_backend && r.mode == PlanMode::Automatic;
 }
 
 PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string* reason) const {
   PlanStepDecision d;
+  // T. before the walk: one pass in id order, or the start of the walk
+  if (!r.started) {
+    std::string line;
+    if (r.ids_topological &&
+        use_topological_levels(!r.device_backend, nothing_forced(r), reason ? &line : nullptr)) {
+      d.step = PlanStep::Levels;
+      if (reason) *reason = line;
+    } else {
+      d.step = PlanStep::Start;
+    }
+    return d;
+  }
+  // K. at layer 0: every layer in one team of host threads
+  if (r.layer == 0) {
+    std::string line;
+    if (use_host_layers(!r.device_backend, nothing_forced(r), r.waves, r.frontier,
+                        reason ? &line : nullptr)) {
+      d.step = PlanStep::HostLayers;
+      if (reason) *reason = line;
+      return d;
+    }
+  }
   // P1. chains
   if (r.layer == 0 && r.chained_waves != 0 &&
       (r.chains == ChainContraction::Always || 2 * r.chained_waves >= r.waves)) {

@@ -86,6 +86,11 @@ class LaunchPolicy {
   ExecutionRecommendation recommend_execution(const ExecutionShape& shape) const;
 
   /// The planner's next step. Rules, in order:
+  ///  T.  before the walk (not started): the ids known topological
+  ///      (wants_id_order) and use_topological_levels: Levels, which ends
+  ///      the plan; otherwise Start (in-degrees and layer 0);
+  ///  K.  at layer 0, use_host_layers with the sources (the frontier):
+  ///      HostLayers, which ends the plan;
   ///  P1. chains: at layer 0, when chains were counted (count_chains) and at
   ///      least half of the waves are chained (any chain when forced Always):
   ///      Chains;
@@ -108,7 +113,8 @@ class LaunchPolicy {
   ///      with the frontier narrower than a device backend: Paced, `batch` =
   ///      the forced size or 1, 2, 4, ... max_paced_layers per batch run.
   /// `reason` (when not null) receives the deciding rule's line in Automatic
-  /// mode or for chains (PlanStatistics::first_decision), else stays as is.
+  /// mode, for rules T and K, or for chains (PlanStatistics::first_decision),
+  /// else stays as is.
   PlanStepDecision choose_step(const PlanStepRequest& request, std::string* reason = nullptr) const;
   /// Whether the planner counts chains before its walk (a link pass over the
   /// waves): forced Always, or Automatic on a device backend in the auto and
@@ -118,7 +124,11 @@ class LaunchPolicy {
   /// rule P2: the auto mode on device backends, where a hub would be one
   /// thread's loop in a bottom-up or fused step.
   bool measure_wave_degree(const PlanStepRequest& request) const;
-  /// Rule T (the planner, before its first layer; plan-speed): whether to
+  /// Whether the planner should learn if the ids are a topological order
+  /// (a check over the CSR, where the CSR build's validation pass did not
+  /// already say) for rule T: where use_topological_levels would say yes.
+  bool wants_id_order(const PlanStepRequest& request) const;
+  /// Rule T (choose_step, before the walk): whether to
   /// check the ids for a topological order (every dependency from a lower to
   /// a higher id, one reduction in the CSR's count pass) and, where they are
   /// one, to level the graph in one pass, level(i) = 1 + max level(pred)
@@ -131,8 +141,7 @@ class LaunchPolicy {
   /// receives one line.
   bool use_topological_levels(bool host_backend, bool nothing_forced,
                               std::string* reason = nullptr) const;
-  /// Rule K (the planner, before its first layer, where rule T did not apply;
-  /// plan-speed): walk every layer top-down in one launch of one team whose
+  /// Rule K (choose_step, at layer 0, where rule T did not apply): walk every layer top-down in one launch of one team whose
   /// threads each own a part of the waves (plan/detail/host_kahn.hpp: no
   /// locked instruction, per-thread frontier buffers, a team barrier per
   /// layer, layers of at most `fused_max_frontier` waves walked by one

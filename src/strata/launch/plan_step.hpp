@@ -17,9 +17,14 @@ namespace strata::launch {
 /// Most layers one device-paced step may run (its device counters are sized for it).
 inline constexpr std::size_t max_paced_layers = 64;
 
-/// The planner's steps (headers in plan/detail/). Terminal steps (Persistent, Fused, Chains) finish the
-/// walk; the others compute one layer (Paced: up to `batch` layers).
+/// The planner's steps (headers in plan/detail/). Start comes first, or
+/// Levels instead of the whole walk; terminal steps (Levels, HostLayers,
+/// Persistent, Fused, Chains) finish the walk; the others compute one layer
+/// (Paced: up to `batch` layers).
 enum class PlanStep {
+  Start,       ///< the remaining in-degrees and layer 0, the sources (frontier_start.hpp)
+  Levels,      ///< every level in one pass in id order: the ids are topological (topological_levels.hpp)
+  HostLayers,  ///< every layer top-down in one team of host threads (host_kahn.hpp)
   TopDown,     ///< one layer: release the frontier's targets, compact them (sparse_step.hpp)
   Paced,       ///< up to `batch` top-down layers with no host round trip (sparse_paced.hpp)
   BottomUp,    ///< one layer: every unscheduled wave checks its in-edges (dense_step.hpp)
@@ -44,10 +49,14 @@ struct PlanStepRequest {
   std::uint64_t dependencies = 0;
   std::uint64_t max_wave_degree = 0;  ///< largest in- or out-degree (when measured, else 0)
   std::uint64_t chained_waves = 0;    ///< waves a chain contraction would level (when counted)
+  /// The ids are known to be a topological order (the CSR build's validation
+  /// pass, or a check over the CSR when the policy asks: wants_id_order()).
+  bool ids_topological = false;
   // The walk so far.
+  bool started = false;               ///< the Start step ran: in-degrees and layer 0 are known
   std::uint64_t layer = 0;            ///< level of the current frontier
   std::uint64_t scheduled = 0;        ///< waves in the layers before it
-  std::uint64_t frontier = 0;         ///< waves in it (> 0)
+  std::uint64_t frontier = 0;         ///< waves in it (> 0 once started; at layer 0 the sources)
   std::uint64_t bottom_up_scanned = 0;  ///< waves visited by bottom-up steps so far
   std::uint64_t paced_batches = 0;    ///< device-paced batches run so far
   bool persistent_refused = false;    ///< a persistent launch found its league not co-resident
@@ -55,6 +64,13 @@ struct PlanStepRequest {
   /// (launch::layer_request, launch/layer_request.hpp); read in Automatic mode.
   LaunchRequest layer_request;
 };
+
+/// Nothing forced: the automatic mode, chain contraction not forced on, no
+/// batch size.
+inline bool nothing_forced(const PlanStepRequest& r) {
+  return r.mode == PlanMode::Automatic && r.chains != ChainContraction::Always &&
+         r.layers_per_sync == 0;
+}
 
 struct PlanStepDecision {
   PlanStep step = PlanStep::TopDown;

@@ -30,7 +30,6 @@
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/detail/group_offsets.hpp>
-#include <strata/plan/detail/host_kahn.hpp>
 #include <strata/plan/detail/layer_driver.hpp>
 #include <strata/plan/detail/stable_level_sort.hpp>
 #include <strata/plan/detail/topological_levels.hpp>
@@ -38,28 +37,10 @@
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
 #include <strata/launch/planner_storage.hpp>
-#include <strata/launch/resident_teams.hpp>
 
 namespace strata {
 
 namespace detail {
-// ---- plan-speed hook (issue 16 item 4): launch policy rules T and K ---------
-// What the caller already knows about the ids' order (the CSR build learns it
-// in its validation pass when the launch policy may use it).
-enum class IdOrder { Unknown, Topological, NotTopological };
-
-/// Whether nothing is forced (mode, chain contraction, layers per sync).
-inline bool nothing_forced(const PlanOptions& options) {
-  return options.mode == PlanMode::Automatic && options.chains != ChainContraction::Always &&
-         options.layers_per_sync == 0;
-}
-
-/// Launch policy rule T for these options on this backend.
-template <class ExecSpace>
-bool wants_topological_levels(const PlanOptions& options, std::string* reason = nullptr) {
-  return launch::LaunchPolicy::standard().use_topological_levels(
-      launch::is_host_backend_v<ExecSpace>, nothing_forced(options), reason);
-}
 
 /// Checks the options and the memory budget as plan_barriers does (before
 /// any plan buffer is allocated).
@@ -78,21 +59,23 @@ void check_plan_request(std::uint64_t waves, std::uint64_t edges, const PlanOpti
     throw PlanError::memory_constrained(need.total(), options.device_memory_budget_bytes);
 }
 
-/// Rule T: levels in one pass, by `levels_of(level, count)` (over the CSR or
-/// over a dependency list in topological order, topological_levels.hpp),
-/// then the layout from the level counts (one counting pass).
-template <class ExecSpace, class Ordinal, class Offset, class LevelsOf>
-BarrierPlan<ExecSpace, Ordinal> plan_topological(const ExecSpace& space, std::uint64_t waves,
-                                                 PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
-                                                 const PlanOptions& options, bool from_list,
-                                                 const LevelsOf& levels_of) {
+/// Rule T before any CSR exists: where the dependency list itself is in a
+/// topological order (learnt in the validation pass), the levels are pushed
+/// along the list in one pass (ordered_dependency_levels) and the plan is
+/// laid out from the waves per level. No CSR is built.
+template <class ExecSpace, class Ordinal, class Offset, class... P>
+BarrierPlan<ExecSpace, Ordinal> plan_ordered_list(
+    const ExecSpace& space, std::uint64_t waves,
+    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
+    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options) {
   using Plan = BarrierPlan<ExecSpace, Ordinal>;
-  reserve_capacity(scratch.order, waves, "ready wave layers");
+  reserve_capacity(scratch.order, waves, "waves per level");
   Plan plan;
   plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
   plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
   const auto count = prefix(scratch.order, waves);
-  const TopologicalLevels levels = levels_of(plan.level, count);
+  const TopologicalLevels levels =
+      ordered_dependency_levels(space, waves, dependencies, plan.level, count);
   plan.group_offsets =
       allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");
   layout_from_level_counts(space, levels.groups, plan.level, count, plan.group_offsets,
@@ -104,61 +87,14 @@ BarrierPlan<ExecSpace, Ordinal> plan_topological(const ExecSpace& space, std::ui
     stats.fused = true;  // every layer in one launch; the host saw none of them
     stats.fused_from_layer = 0;
     stats.fused_workers = 1;
-    wants_topological_levels<ExecSpace>(options, &stats.first_decision);
-    stats.first_decision += from_list ? "; over the dependency list, which is in topological "
-                                        "order (sorted by one endpoint): no CSR"
-                                      : "; over the CSR";
+    launch::LaunchPolicy::standard().use_topological_levels(true, true, &stats.first_decision);
+    stats.first_decision += "; over the dependency list, which is in topological order (sorted "
+                            "by one endpoint): no CSR";
     *options.statistics = stats;
   }
   space.fence();
   return plan;
 }
-
-/// Launch policy rule K: Kahn's layers in one team on a host backend
-/// (host_kahn.hpp). Returns false, having planned nothing, when the rule
-/// leaves the graph to the layer walk. `in_degrees_ready`: scratch.remaining
-/// holds the in-degrees (counted in the CSR's count pass).
-template <class ExecSpace, class Ordinal, class Offset>
-bool plan_host_kahn(const ExecSpace& space,
-                    const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options,
-                    bool in_degrees_ready, BarrierPlan<ExecSpace, Ordinal>& plan) {
-  const std::uint64_t waves = graph.wave_count();
-  const auto remaining = prefix(scratch.remaining, waves);
-  if (!in_degrees_ready) owned_in_degrees(space, graph, remaining);
-  std::uint64_t sources = 0;
-  Kokkos::parallel_reduce(
-      "strata::plan::count_sources", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
-      KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& n) {
-        if (remaining(w) == 0) ++n;
-      },
-      sources);
-  const launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
-  std::string reason;
-  if (!policy.use_host_layers(launch::is_host_backend_v<ExecSpace>, nothing_forced(options), waves,
-                              sources, &reason))
-    return false;
-  using Plan = BarrierPlan<ExecSpace, Ordinal>;
-  plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
-  plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
-  reserve_capacity(scratch.order, waves, "ready wave layers");
-  const auto sizes = prefix(scratch.graph.cursor, waves);  // the fill cursor is free now
-  const HostKahnResult walk = host_kahn(space, graph, remaining, prefix(scratch.order, waves),
-                                        plan.level, sizes, policy.fused_max_frontier);
-  if (walk.scheduled != waves) throw PlanError::cycle(waves - walk.scheduled);
-  plan.group_offsets = allocate_view<typename Plan::view_type>(walk.groups + 1, "group offsets");
-  layout_from_level_counts(space, walk.groups, plan.level, sizes, plan.group_offsets, plan.waves);
-  if (options.statistics) {
-    PlanStatistics stats;
-    stats.sources = walk.sources;
-    stats.sparse_layers = walk.groups;
-    stats.first_decision = reason;
-    *options.statistics = stats;
-  }
-  space.fence();
-  return true;
-}
-// ---- end of the plan-speed hook ---------------------------------------------
 
 template <class ExecSpace, class Ordinal, class Offset>
 BarrierPlan<ExecSpace, Ordinal> plan_graph(
@@ -170,21 +106,6 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   scratch.reserve_walk(space, waves);  // the graph has its storage (the scratch's or the caller's)
 
   const ProfilingRegion region("strata::plan_barriers");
-  // plan-speed hook: launch policy rules T (topological ids: one-pass levels)
-  // and K (host backends: Kahn's layers in one team).
-  if (waves != 0 && wants_topological_levels<ExecSpace>(options)) {
-    if (ids == IdOrder::Topological ||
-        (ids == IdOrder::Unknown && csr_ids_topological(space, graph)))
-      return plan_topological(space, waves, scratch, options, false,
-                              [&](const auto& level, const auto& count) {
-                                return topological_levels(space, graph, level, count);
-                              });
-    if constexpr (launch::is_host_backend_v<ExecSpace>) {
-      BarrierPlan<ExecSpace, Ordinal> plan;
-      if (plan_host_kahn(space, graph, scratch, options, in_degrees_ready, plan)) return plan;
-    }
-  }
-
   using Plan = BarrierPlan<ExecSpace, Ordinal>;
   Plan plan;
   plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
@@ -192,8 +113,17 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   // plan's `waves` (handed over, not copied); the layout then sorts them in place.
   plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
 
-  const auto walk = detail::walk_layers(space, graph, scratch, plan.level, plan.waves, options);
+  const auto walk = detail::walk_layers(space, graph, scratch, plan.level, plan.waves, options,
+                                        ids, in_degrees_ready);
   if (walk.scheduled != waves) throw PlanError::cycle(waves - walk.scheduled);
+  if (walk.level_counts.is_allocated()) {  // a one-pass step counted the waves per level
+    plan.group_offsets =
+        allocate_view<typename Plan::view_type>(walk.counted_groups + 1, "group offsets");
+    layout_from_level_counts(space, walk.counted_groups, plan.level, walk.level_counts,
+                             plan.group_offsets, plan.waves);
+    space.fence();
+    return plan;
+  }
   std::uint64_t groups = 0;
   if (walk.groups_on_device) {  // the host never saw those layers: count them on the device
     groups = detail::group_count_of(space, plan.level);
@@ -240,12 +170,14 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     const ExecSpace& space, std::uint64_t wave_count,
     const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
-  // plan-speed hook: where rules T and K may apply, the validation pass also
-  // checks the ids' order, and the count pass counts the in-degrees unless
-  // the ids are topological (into scratch.remaining).
+  // Where rule T may apply (LaunchPolicy::wants_id_order), the validation
+  // pass also learns the ids' order, and the count pass counts the
+  // in-degrees (into scratch.remaining) unless the ids are topological.
   using Counts = GraphCounts<ExecSpace, Offset>;
   Counts counts;
-  counts.check_topological = detail::wants_topological_levels<ExecSpace>(options);
+  counts.check_topological =
+      launch::LaunchPolicy::standard().wants_id_order(detail::step_request(
+          space, wave_count, dependencies.extent(0), options));
   if (counts.check_topological) {
     counts.skip_if_edges_in_order = true;
     counts.in_degrees = Counts::InDegrees::UnlessTopological;
@@ -260,10 +192,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     detail::check_plan_request<Ordinal, Offset>(wave_count, dependencies.extent(0), options);
     scratch.reserve(space, wave_count, dependencies.extent(0));
     const ProfilingRegion region("strata::plan_barriers");
-    return detail::plan_topological(
-        space, wave_count, scratch, options, true, [&](const auto& level, const auto& count) {
-          return detail::ordered_dependency_levels(space, wave_count, dependencies, level, count);
-        });
+    return detail::plan_ordered_list(space, wave_count, dependencies, scratch, options);
   }
   return detail::plan_graph(space, graph, scratch, options,
                             !counts.check_topological ? detail::IdOrder::Unknown

@@ -26,9 +26,9 @@
 // P threads (frontier rows) + (edges / P) scattered decrements.
 //
 // Outputs: level(w) for every scheduled wave and layer_size(l) for every
-// layer; the caller turns the sizes into group offsets and lays the plan out
-// with layout_from_levels. Self-contained: reads a DependencyGraph and
-// in-degrees, writes Views.
+// layer, from which the plan is laid out in one counting pass
+// (layout_from_level_counts). HostLayersStep below runs it as the walk's
+// step at layer 0 (LaunchPolicy::choose_step, rule K).
 #include <cstddef>
 #include <cstdint>
 
@@ -37,6 +37,7 @@
 #include <strata/core/ordinal.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/dependency_graph.hpp>
+#include <strata/plan/detail/plan_state.hpp>
 
 namespace strata::detail {
 
@@ -52,31 +53,6 @@ KOKKOS_INLINE_FUNCTION std::uint64_t even_part_of(std::uint64_t n, std::uint64_t
   const std::uint64_t q = n / parts, r = n % parts;  // parts <= n: q >= 1
   const std::uint64_t big = r * (q + 1);             // the first r parts hold q + 1
   return t < big ? t / (q + 1) : r + (t - big) / q;
-}
-
-/// In-degrees of a given CSR without atomics: part p counts the entries that
-/// fall into its range (every thread reads all entries once).
-template <class ExecSpace, class Ordinal, class Offset, class InDegreeView>
-void owned_in_degrees(const ExecSpace& space,
-                      const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                      const InDegreeView& in_degree) {
-  const std::size_t waves = graph.wave_count();
-  const std::size_t edges = graph.dependency_count();
-  const auto entries = graph.entries;
-  using T = typename InDegreeView::non_const_value_type;
-  Kokkos::deep_copy(space, Kokkos::subview(in_degree, Kokkos::make_pair(std::size_t(0), waves)),
-                    T(0));
-  const std::size_t parts = csr_owner_parts(space, waves);
-  Kokkos::parallel_for(
-      "strata::plan::owned_in_degrees", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
-      KOKKOS_LAMBDA(const std::size_t p) {
-        const std::uint64_t begin = even_part_begin(waves, parts, p);
-        const std::uint64_t end = even_part_begin(waves, parts, p + 1);
-        for (std::size_t e = 0; e < edges; ++e) {
-          const std::uint64_t t = entries(e);
-          if (t >= begin && t < end) ++in_degree(t);
-        }
-      });
 }
 
 /// The walk. `remaining` holds the in-degrees (consumed); `stash` and
@@ -228,5 +204,23 @@ HostKahnResult host_kahn(const ExecSpace& space,
   }
   return out;
 }
+
+/// Rule K's step, at layer 0 (after the Start step): every layer in one
+/// team of host threads; ends the walk. `narrow_frontier`:
+/// LaunchPolicy::fused_max_frontier.
+struct HostLayersStep {
+  std::uint64_t narrow_frontier = 0;
+
+  template <class ExecSpace, class Ordinal, class Offset>
+  void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
+    // `order` (the plan's waves, laid out afterwards from the levels) is the
+    // walk's stash; the spare ordinals take the layer sizes.
+    const auto sizes = s.reserve_level_counts();
+    const HostKahnResult walk =
+        host_kahn(space, s.graph, s.remaining, s.order, s.level, sizes, narrow_frontier);
+    s.stats.sparse_layers = walk.groups;
+    s.finish_counted(walk.scheduled, sizes, walk.groups);
+  }
+};
 
 }  // namespace strata::detail

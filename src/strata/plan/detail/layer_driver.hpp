@@ -5,17 +5,22 @@
 // PlanState (plan_state.hpp) every step shares:
 //
 //   state = PlanState(graph, scratch, plan.level, plan.waves)
-//   frontier_start(state)                       remaining in-degrees, layer 0
-//   measure what the policy asks for            chained waves, widest degree
+//   learn what the policy asks for up front      are the ids topological?
 //   while the walk is not finished and the frontier is not empty:
 //     decision = policy.choose_step(request from the state)
-//     Step{decision}.advance(space, state)      TopDownStep, PacedStep,
-//                                               BottomUpStep, PersistentStep,
-//                                               FusedStep, ChainStep
+//     Step{decision}.advance(space, state)      StartStep, LevelsStep,
+//                                               HostLayersStep, TopDownStep,
+//                                               PacedStep, BottomUpStep,
+//                                               PersistentStep, FusedStep,
+//                                               ChainStep
+//     after the start: measure what the policy asks for (chained waves,
+//     widest degree)
 //
 // Steps can alternate freely because they share one state: level per wave,
 // the layer-after-layer `order`, remaining in-degrees (owed edges are paid
 // when leaving bottom-up), and the frontier cursor closed by close_layer().
+// The one-pass steps (Levels, HostLayers) leave the waves per level instead
+// of layer offsets, and the plan is laid out from those counts.
 #include <cstdint>
 #include <new>
 #include <string>
@@ -32,14 +37,20 @@
 #include <strata/plan/detail/dense_step.hpp>
 #include <strata/plan/detail/frontier_start.hpp>
 #include <strata/plan/detail/fused_tail.hpp>
+#include <strata/plan/detail/host_kahn.hpp>
 #include <strata/plan/detail/persistent_layers.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 #include <strata/plan/detail/sparse_paced.hpp>
 #include <strata/plan/detail/sparse_step.hpp>
+#include <strata/plan/detail/topological_levels.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
 
 namespace strata::detail {
+
+/// What the caller already knows about the ids' order (the CSR build learns
+/// it in its validation pass when the launch policy may use it).
+enum class IdOrder { Unknown, Topological, NotTopological };
 
 /// The largest in- or out-degree of any wave (`remaining` holds in-degrees).
 template <class ExecSpace, class Ordinal, class Offset>
@@ -88,43 +99,60 @@ launch::LaunchPolicy planner_policy() {
 
 /// Walks every layer into `level` and `order` (the plan's Views); returns the
 /// final state (scheduled count, whether groups are known on the host only
-/// from the levels, statistics).
+/// from the levels or from per-level counts, statistics). `ids`: what the
+/// caller knows of the ids' order; `in_degrees_ready`: scratch.remaining
+/// holds the in-degrees already (counted by the CSR build).
 template <class ExecSpace, class Ordinal, class Offset>
 PlanState<ExecSpace, Ordinal, Offset> walk_layers(
     const ExecSpace& space, const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
     const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
     const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& order,
-    const PlanOptions& options) {
+    const PlanOptions& options, IdOrder ids = IdOrder::Unknown, bool in_degrees_ready = false) {
   PlanState<ExecSpace, Ordinal, Offset> s(graph, scratch, level, order);
-  frontier_start(space, s);
+  s.in_degrees_ready = in_degrees_ready;
 
   const launch::LaunchPolicy policy = planner_policy<Ordinal, Offset>();
   const launch::DeviceLimits limits = launch::DeviceLimits::query(space);
   launch::PlanStepRequest r =
       step_request(space, graph.wave_count(), graph.dependency_count(), options);
   // What the policy's rules read beyond the frontier: measured only when asked.
-  if (r.waves < std::uint64_t(chained_level<Ordinal>) && policy.count_chains(r))
-    r.chained_waves = count_chained(space, s);
-  if (policy.measure_wave_degree(r)) r.max_wave_degree = max_wave_degree(space, s);
+  if (ids == IdOrder::Unknown && r.waves != 0 && policy.wants_id_order(r))
+    ids = csr_ids_topological(space, graph) ? IdOrder::Topological : IdOrder::NotTopological;
+  r.ids_topological = ids == IdOrder::Topological;
+  const auto measure_after_start = [&] {
+    if (r.waves < std::uint64_t(chained_level<Ordinal>) && policy.count_chains(r))
+      r.chained_waves = count_chained(space, s);
+    if (policy.measure_wave_degree(r)) r.max_wave_degree = max_wave_degree(space, s);
+  };
 
   try {
     scratch.layer_begin.push_back(0);
-    while (!s.finished && s.frontier != 0) {
+    while (!s.finished && (!s.started || s.frontier != 0)) {
+      r.started = s.started;
       r.layer = s.layer;
       r.scheduled = s.begin;
       r.frontier = s.frontier;
       r.bottom_up_scanned = s.bottom_up_scanned;
       r.paced_batches = s.stats.paced_batches;
       r.persistent_refused = s.persistent_refused;
-      r.layer_request = launch::layer_request(limits, r.waves, r.dependencies, s.frontier,
-                                              s.previous, s.layer,
-                                              options.device_memory_budget_bytes);
+      if (s.started)
+        r.layer_request = launch::layer_request(limits, r.waves, r.dependencies, s.frontier,
+                                                s.previous, s.layer,
+                                                options.device_memory_budget_bytes);
       const launch::PlanStepDecision d =
           policy.choose_step(r, s.layer == 0 ? &s.stats.first_decision : nullptr);
       if (d.bottom_up_budget_spent && s.stats.dense_budget_spent_at_layer == 0)
         s.stats.dense_budget_spent_at_layer = s.layer;
       switch (d.step) {
+        case launch::PlanStep::Start:
+          StartStep{}.advance(space, s);
+          measure_after_start();
+          break;
+        case launch::PlanStep::Levels: LevelsStep{}.advance(space, s); break;
+        case launch::PlanStep::HostLayers:
+          HostLayersStep{policy.fused_max_frontier}.advance(space, s);
+          break;
         case launch::PlanStep::TopDown: TopDownStep{}.advance(space, s); break;
         case launch::PlanStep::Paced: PacedStep{d.batch}.advance(space, s); break;
         case launch::PlanStep::BottomUp: BottomUpStep{}.advance(space, s); break;

@@ -21,6 +21,9 @@
 //   counters         device words of the running step (paced layer bounds,
 //                    the fused queue's head/tail/pending/processed, the
 //                    persistent layer words)
+//   level_counts     the one-pass steps (Levels, HostLayers): waves per
+//                    level, from which the plan is laid out in one counting
+//                    pass (the scratch's spare ordinals)
 //
 // Storage: the plan's two Views (level, order) and the scratch's buffers;
 // `released` and `chain_distance` are never live at once and share the
@@ -84,6 +87,10 @@ struct PlanState {
   std::uint64_t widest = 0;    ///< the widest frontier so far
   Ordinal layer = 0;           ///< its level
 
+  // --- the start ---
+  bool in_degrees_ready = false;  ///< `remaining` already holds the in-degrees (the CSR build)
+  bool started = false;           ///< the Start step ran (in-degrees, layer 0)
+
   // --- what earlier steps left for later ones ---
   bool owes_edges = false;        ///< bottom-up layers' out-edges not yet taken from `remaining`
   std::uint64_t owed_from = 0;    ///< order index of the first such layer
@@ -94,6 +101,8 @@ struct PlanState {
   bool finished = false;          ///< a terminal step scheduled every reachable wave
   bool groups_on_device = false;  ///< layers after layer_begin().back() were never seen by the host
   std::uint64_t scheduled = 0;    ///< waves given a level (when finished)
+  OrdinalView level_counts;       ///< set by a one-pass step: waves per level
+  std::uint64_t counted_groups = 0;  ///< levels in level_counts (when set)
 
   PlanStatistics stats;
 
@@ -155,6 +164,21 @@ struct PlanState {
   void reserve_chain_link() {
     reserve_capacity(storage_->order, wave_count(), "chain links");
     chain_link = prefix(storage_->order, wave_count());
+  }
+
+  /// A one-pass step's end: every wave has its level and `counts` holds the
+  /// waves per level (`groups` entries).
+  void finish_counted(std::uint64_t total, const OrdinalView& counts, std::uint64_t groups) {
+    finish(total, /*on_device=*/true);
+    level_counts = counts;
+    counted_groups = groups;
+  }
+
+  /// Wave-sized spare ordinals for the level counts of a one-pass step (not
+  /// used by the chain links then: those steps end the plan).
+  OrdinalView reserve_level_counts() {
+    reserve_capacity(storage_->order, wave_count(), "waves per level");
+    return prefix(storage_->order, wave_count());
   }
 
  private:

@@ -19,9 +19,11 @@
 // longest-path levels, so the plan is identical to the layer walk's.
 //
 // The pass is sequential: one iteration of a kernel on the execution space.
-// LaunchPolicy::use_topological_levels keeps it to host backends, where one
+// LaunchPolicy::choose_step (rule T) keeps it to host backends, where one
 // thread walking the graph in memory order beats a layer walk with a barrier
-// per layer. Self-contained: it reads a DependencyGraph and writes Views.
+// per layer: LevelsStep below, in place of the whole walk. The pass over a
+// dependency list (no CSR) is decided by the same rule before any CSR is
+// built (plan_barriers.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -30,6 +32,7 @@
 
 #include <strata/core/ordinal.hpp>
 #include <strata/graph/dependency_graph.hpp>
+#include <strata/plan/detail/plan_state.hpp>
 
 namespace strata::detail {
 
@@ -210,5 +213,22 @@ void layout_from_level_counts(const ExecSpace& space, std::uint64_t groups,
         for (std::size_t w = 0; w < waves; ++w) waves_out(count(level(w))++) = W(w);
       });
 }
+
+/// Rule T's step: every level in one pass over the CSR, in id order (the
+/// ids are a topological order), with the waves per level; ends the walk.
+struct LevelsStep {
+  template <class ExecSpace, class Ordinal, class Offset>
+  void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
+    const auto counts = s.reserve_level_counts();
+    const TopologicalLevels levels = topological_levels(space, s.graph, s.level, counts);
+    s.stats.sources = levels.sources;
+    s.stats.topological = true;
+    s.stats.fused = true;  // every layer in one launch; the host saw none of them
+    s.stats.fused_from_layer = 0;
+    s.stats.fused_workers = 1;
+    s.stats.first_decision += "; over the CSR";
+    s.finish_counted(s.wave_count(), counts, levels.groups);
+  }
+};
 
 }  // namespace strata::detail

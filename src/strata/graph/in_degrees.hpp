@@ -1,0 +1,52 @@
+#pragma once
+// The in-degree of every wave of a DependencyGraph: how often the wave
+// appears in the CSR's `entries` (the CSR holds out-edges). Host backends
+// count without a locked instruction: each thread owns an equal range of
+// waves and counts the entries that fall into it, reading every entry once
+// (the owner partition of the CSR build's count pass,
+// build_dependency_graph.hpp). Device backends take one atomic per entry
+// (thousands of threads each reading every entry would not scale). The
+// planner's Start step calls it when the CSR build has not counted them.
+#include <cstddef>
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/graph/build_dependency_graph.hpp>
+#include <strata/graph/dependency_graph.hpp>
+
+namespace strata {
+
+/// in_degree(w) = the number of dependencies into w, for every wave of the
+/// graph (`in_degree` holds at least wave_count entries; overwritten).
+/// Asynchronous on `space`.
+template <class ExecSpace, class Ordinal, class Offset, class InDegreeView>
+void count_in_degrees(const ExecSpace& space,
+                      const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                      const InDegreeView& in_degree) {
+  const std::size_t waves = graph.wave_count();
+  const std::size_t edges = graph.dependency_count();
+  const auto entries = graph.entries;
+  using T = typename InDegreeView::non_const_value_type;
+  Kokkos::deep_copy(space, Kokkos::subview(in_degree, Kokkos::make_pair(std::size_t(0), waves)),
+                    T(0));
+  if constexpr (detail::csr_by_owner_v<ExecSpace>) {
+    const std::size_t parts = detail::csr_owner_parts(space, waves);
+    Kokkos::parallel_for(
+        "strata::graph::in_degrees_by_owner", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
+        KOKKOS_LAMBDA(const std::size_t p) {
+          const std::uint64_t begin = detail::even_part_begin(waves, parts, p);
+          const std::uint64_t end = detail::even_part_begin(waves, parts, p + 1);
+          for (std::size_t e = 0; e < edges; ++e) {
+            const std::uint64_t t = entries(e);
+            if (t >= begin && t < end) ++in_degree(t);
+          }
+        });
+  } else {
+    Kokkos::parallel_for(
+        "strata::graph::in_degrees", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
+        KOKKOS_LAMBDA(const std::size_t e) { Kokkos::atomic_fetch_add(&in_degree(entries(e)), T(1)); });
+  }
+}
+
+}  // namespace strata
