@@ -4,7 +4,8 @@
 #   scripts/configure_backend.sh CONFIG BUILD_DIR [extra cmake args...]
 #
 # CONFIG: serial        Debian's Kokkos 3.4.01 (Serial)
-#         openmp        Kokkos 3.4.01 with OpenMP (+ Serial), built by bootstrap_deps.sh
+#         openmp        Kokkos 3.4.01 with OpenMP (+ Serial), built by bootstrap_deps.sh;
+#                       also the Python module (STRATA_ENABLE_PYTHON, Debian's python3)
 #         openmp-debug  the same with Kokkos_ENABLE_DEBUG_BOUNDS_CHECK, Strata in Debug
 #         asan          Debian's Kokkos (Serial), Strata built by clang++ with
 #                       -fsanitize=address,undefined (STRATA_SANITIZE), RelWithDebInfo
@@ -24,7 +25,9 @@ args=(-DCMAKE_BUILD_TYPE=Release -DSTRATA_ENABLE_TESTS=ON)
 case "$config" in
   serial) ;;
   openmp) args+=(-DKokkos_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release"
-                 -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release") ;;
+                 -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release"
+                 # the Python module, for Debian's python3 (pybind11-dev, python3-numpy)
+                 -DSTRATA_ENABLE_PYTHON=ON -DPython3_EXECUTABLE=/usr/bin/python3) ;;
   openmp-debug) args=(-DCMAKE_BUILD_TYPE=Debug -DSTRATA_ENABLE_TESTS=ON
                  -DKokkos_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck"
                  -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck") ;;

@@ -6,7 +6,8 @@
 # strata::Executor in every mode, small sizes), unit_test/c/ (the C11 and Fortran tests of the C
 # interface), the C-only and Fortran-only CMake projects of unit_test/consumers/
 # (project(x C), project(x Fortran): no C++ compiler enabled; a shared libstrata
-# only), and a C and a Fortran build through pkg-config (strata.pc, no CMake).
+# only), a C and a Fortran build through pkg-config (strata.pc, no CMake), and
+# the Python module when the configuration builds it (openmp).
 #
 #   scripts/test_install.sh CONFIG [BUILD_DIR]     (BUILD_DIR: build-tests/CONFIG, already built)
 #
@@ -97,9 +98,30 @@ if [ "$shared" = yes ]; then
   echo "    pkg-config consumers: C test and Fortran program passed (strata $(pkg-config --modversion strata))"
   total=$((total + 2))
 fi
+# The Python module, when this configuration built it: imported from the moved prefix.
+pydir=$(cd "$prefix" && ls -d lib/python3*/site-packages 2>/dev/null | head -1 || true)
+if [ -n "$pydir" ] && [ -e "$prefix/$pydir/strata/__init__.py" ]; then
+  echo "--- install $config: the Python module from the moved prefix ($pydir)"
+  python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+  env -u OMP_PROC_BIND PYTHONPATH="$prefix/$pydir" "${python:-python3}" -c '
+import numpy as np, strata
+p = strata.plan(4, np.array([[0, 1], [0, 2], [1, 3], [2, 3]]))
+assert p.group_offsets.tolist() == [0, 1, 3, 4] and p.level.tolist() == [0, 1, 1, 2], p
+try:
+    strata.plan(2, [[0, 1], [1, 0]])
+    raise SystemExit("no CycleError")
+except strata.CycleError as e:
+    assert e.unscheduled_waves == 2, e.fields
+print("    python: strata %s on %s: diamond planned, CycleError raised" % (strata.__version__, strata.execution_space()))
+' 2>"$work/python.err" || { cat "$work/python.err"; fail "python module"; }
+  [ -s "$work/python.err" ] && { cat "$work/python.err"; fail "python module printed on stderr"; }
+  total=$((total + 1))
+  with_python=", Python module"
+fi
 "$work/build-examples/upwind_sweep/upwind_sweep" | sed 's/^/    /'
 "$work/build-examples/upwind_sweep3d/upwind_sweep3d" 4 4 4 3 | sed 's/^/    /'
 "$work/build-examples/sparse_trisolve/sparse_trisolve" 8 | sed 's/^/    /'
 what="examples + C/Fortran interface"
 [ "$shared" = yes ] && what="$what, C-only, Fortran-only and pkg-config consumers"
+what="$what${with_python:-}"
 echo "install $config: $total tests passed (relocated install; $what)"

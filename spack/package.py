@@ -48,6 +48,7 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
     variant("mpi", default=True, description="Distributed planning over MPI (STRATA_ENABLE_MPI)")
     variant("shared", default=True, description="Build libstrata as a shared library")
     variant("tests", default=False, description="Build the unit and CLI tests (GoogleTest, Python)")
+    variant("python", default=False, description="Build the Python module strata (pybind11, NumPy)")
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.16:", type="build")
@@ -93,6 +94,14 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
 
     depends_on("mpi", when="+mpi")
 
+    # The Python module: an extension of the spec's Python, over a shared libstrata.
+    with when("+python"):
+        extends("python")
+        depends_on("python@3.8:", type=("build", "link", "run"))
+        depends_on("py-pybind11@2.6:", type="build")
+        depends_on("py-numpy", type=("build", "run"))
+    conflicts("+python", when="~shared", msg="the Python module links a shared libstrata")
+
     # The tests: GoogleTest (test executables only, not installed) and
     # Python 3 (the CLI test drivers); as test dependencies too, for
     # `spack install --test=root` without +tests.
@@ -119,7 +128,11 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
             # `spack install --test=root` needs the tests even without +tests.
             self.define("STRATA_ENABLE_TESTS", spec.satisfies("+tests") or self.run_tests),
             self.define("STRATA_ENABLE_TOOLS", True),
+            self.define_from_variant("STRATA_ENABLE_PYTHON", "python"),
         ]
+        if spec.satisfies("+python"):
+            # Where Spack's Python extensions live (python_platlib of the spec).
+            args.append(self.define("STRATA_PYTHON_INSTALL_DIR", python_platlib))
         if "python" in spec:
             # The Python of the spec, not whichever one CMake finds first.
             args.append(self.define("Python3_EXECUTABLE", spec["python"].command.path))
@@ -191,6 +204,20 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
         assert f"strata {self.spec.version}" in out or self.spec.satisfies("@main"), out
         out = strata("plan", "--demo", output=str, error=str)
         assert out.startswith("groups 22 barriers 21"), out[:200]
+
+    def test_python(self):
+        """import the installed Python module and plan a diamond"""
+        if not self.spec.satisfies("+python"):
+            raise SkipTest("built without +python")
+        python = which(self.spec["python"].command.path)
+        out = python(
+            "-c",
+            "import strata; p = strata.plan(4, [[0, 1], [0, 2], [1, 3], [2, 3]]); "
+            "print(p.level.tolist())",
+            output=str,
+            error=str,
+        )
+        assert "[0, 1, 1, 2]" in out, out
 
     def test_examples(self):
         """build examples/ against the installed prefix and run them"""
