@@ -38,8 +38,8 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
     test_requires_compiler = True
 
     version("main", branch="main")
-    # scripts/make_release_tarball.sh 0.2.0 24b079823a9f54b3d49f8280390bce9f669fa3a2
-    version("0.2.0", sha256="d32a3626f221e1edec40908777b7211fc772ad31a8e0263dcc57c94c995142a2")
+    # scripts/make_release_tarball.sh 0.2.0 9f4ed1b9f4ae15e91962f5552268b16bc363d91c
+    version("0.2.0", sha256="efa39ad94e3e131e73302f92ffff5a4566277904a3ba178042478c1350af331f")
 
     # Host backends, forwarded to Kokkos (cuda / cuda_arch and rocm /
     # amdgpu_target come from CudaPackage / ROCmPackage).
