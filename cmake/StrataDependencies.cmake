@@ -5,7 +5,8 @@
 #     trilinos_kokkos* targets without include directories (and a broken
 #     Kokkos::kokkos).
 # Result: Strata::Kokkos and Strata::KokkosKernels, plus STRATA_KOKKOS_DEVICES
-# (the enabled backends, upper case: SERIAL;OPENMP;CUDA;HIP).
+# (the enabled backends, upper case: SERIAL;OPENMP;CUDA;HIP) and
+# STRATA_KOKKOS_SHARED (whether Kokkos' core library is shared).
 #
 # Strata's own build calls strata_find_kokkos(); the installed StrataConfig.cmake
 # calls strata_find_kokkos(CONSUMER HINTS...) so the lookup goes through
@@ -71,6 +72,18 @@ macro(strata_find_kokkos)
         INTERFACE_INCLUDE_DIRECTORIES "${KokkosKernels_INCLUDE_DIRS}")
     endif()
   endif()
+
+  # Whether Kokkos' core library is shared (Debian's and bootstrap_deps.sh's
+  # are; the CUDA install of docs/gpu-cuda.md is static).
+  set(STRATA_KOKKOS_SHARED ON)
+  foreach(_target Kokkos::kokkoscore trilinos_kokkoscore)
+    if(TARGET ${_target})
+      get_target_property(_type ${_target} TYPE)
+      if(_type STREQUAL "STATIC_LIBRARY")
+        set(STRATA_KOKKOS_SHARED OFF)
+      endif()
+    endif()
+  endforeach()
 
   set(STRATA_KOKKOS_DEVICES)
   foreach(_dev SERIAL OPENMP THREADS CUDA HIP SYCL)

@@ -26,7 +26,9 @@ sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 apt_packages=(cmake g++ make python3 libgtest-dev libbenchmark-dev
               libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev dpkg-dev
-              libopenmpi-dev openmpi-bin)  # MPI: distributed planning (STRATA_ENABLE_MPI)
+              libopenmpi-dev openmpi-bin  # MPI: distributed planning (STRATA_ENABLE_MPI)
+              gfortran pkgconf  # the Fortran and pkg-config consumers (scripts/test_install.sh)
+              python3-dev pybind11-dev python3-numpy)  # the Python module (openmp config)
 for f in "${flavours[@]}"; do
   case "$f" in asan|fuzz) apt_packages+=(clang clang-14 libclang-rt-14-dev libfuzzer-14-dev) ;; esac
 done

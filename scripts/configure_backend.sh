@@ -4,7 +4,8 @@
 #   scripts/configure_backend.sh CONFIG BUILD_DIR [extra cmake args...]
 #
 # CONFIG: serial        Debian's Kokkos 3.4.01 (Serial)
-#         openmp        Kokkos 3.4.01 with OpenMP (+ Serial), built by bootstrap_deps.sh
+#         openmp        Kokkos 3.4.01 with OpenMP (+ Serial), built by bootstrap_deps.sh;
+#                       also the Python module (STRATA_ENABLE_PYTHON, Debian's python3)
 #         openmp-debug  the same with Kokkos_ENABLE_DEBUG_BOUNDS_CHECK, Strata in Debug
 #         asan          Debian's Kokkos (Serial), Strata built by clang++ with
 #                       -fsanitize=address,undefined (STRATA_SANITIZE), RelWithDebInfo
@@ -17,17 +18,24 @@ config=$1 build=$2; shift 2
 STRATA_DEPS_DIR=${STRATA_DEPS_DIR:-/var/cache/strata-deps}
 KOKKOS_VERSION=3.4.01
 
-args=(-DCMAKE_BUILD_TYPE=Release)
+# Tests (unit, CLI, perf smoke) are OFF in a plain cmake build: on here. libstrata
+# is shared by default over a shared Kokkos; the sanitizer builds keep it static
+# (one instrumented binary per test).
+args=(-DCMAKE_BUILD_TYPE=Release -DSTRATA_ENABLE_TESTS=ON)
 case "$config" in
   serial) ;;
   openmp) args+=(-DKokkos_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release"
-                 -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release") ;;
-  openmp-debug) args=(-DCMAKE_BUILD_TYPE=Debug
+                 -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release"
+                 # the Python module, for Debian's python3 (pybind11-dev, python3-numpy)
+                 -DSTRATA_ENABLE_PYTHON=ON -DPython3_EXECUTABLE=/usr/bin/python3) ;;
+  openmp-debug) args=(-DCMAKE_BUILD_TYPE=Debug -DSTRATA_ENABLE_TESTS=ON
                  -DKokkos_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck"
                  -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck") ;;
-  asan) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSTRATA_SANITIZE=ON) ;;
+  asan) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSTRATA_SANITIZE=ON
+              -DSTRATA_ENABLE_TESTS=ON -DBUILD_SHARED_LIBS=OFF) ;;
   fuzz) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSTRATA_ENABLE_FUZZERS=ON
-              -DSTRATA_ENABLE_TESTS=OFF -DSTRATA_ENABLE_TOOLS=OFF -DSTRATA_ENABLE_MPI=OFF) ;;
+              -DSTRATA_ENABLE_TESTS=OFF -DSTRATA_ENABLE_TOOLS=OFF -DSTRATA_ENABLE_MPI=OFF
+              -DBUILD_SHARED_LIBS=OFF) ;;
   *) echo "configure_backend.sh: unknown config '$config'" >&2; exit 2 ;;
 esac
 "$here/bootstrap_deps.sh" "$config"

@@ -6,4 +6,4 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 "$here/configure_backend.sh" openmp "$root/build" -DSTRATA_ENABLE_TESTS=OFF
 echo "=== build/bin/strata plan --demo"
-OMP_PROC_BIND=${OMP_PROC_BIND:-false} "$root/build/bin/strata" plan --demo
+"$root/build/bin/strata" plan --demo  # sets OMP_PROC_BIND=false itself when no binding is set

@@ -3,8 +3,11 @@
 # prefix (the install must be relocatable), then builds and runs, against the
 # moved copy, the downstream consumers: examples/ (quickstart = README's C++
 # example; upwind_sweep, upwind_sweep3d and sparse_trisolve, run through
-# strata::Executor in every mode, small sizes) and unit_test/c/ (the C11 and Fortran tests of the C
-# interface).
+# strata::Executor in every mode, small sizes), unit_test/c/ (the C11 and Fortran tests of the C
+# interface), the C-only and Fortran-only CMake projects of unit_test/consumers/
+# (project(x C), project(x Fortran): no C++ compiler enabled; a shared libstrata
+# only), a C and a Fortran build through pkg-config (strata.pc, no CMake), and
+# the Python module when the configuration builds it (openmp).
 #
 #   scripts/test_install.sh CONFIG [BUILD_DIR]     (BUILD_DIR: build-tests/CONFIG, already built)
 #
@@ -30,10 +33,18 @@ if grep -rl "$work/prefix" "$prefix" >"$work/abs.txt" 2>/dev/null; then
 fi
 for f in include/strata/strata.hpp include/strata/c/strata_c.h include/strata/c/strata_c.f90 \
          lib/cmake/Strata/StrataConfig.cmake lib/cmake/Strata/StrataConfigVersion.cmake \
-         lib/cmake/Strata/StrataTargets.cmake lib/cmake/Strata/StrataDependencies.cmake bin/strata; do
+         lib/cmake/Strata/StrataTargets.cmake lib/cmake/Strata/StrataDependencies.cmake \
+         lib/pkgconfig/strata.pc bin/strata; do
   [ -e "$prefix/$f" ] || fail "missing $f"
 done
 "$prefix/bin/strata" --version 2>/dev/null || fail "installed strata tool does not run"
+shared=no
+[ -e "$prefix/lib/libstrata.so" ] && shared=yes
+# A first run as a new user's: no OpenMP or Kokkos variable set, nothing on stderr.
+env -u OMP_PROC_BIND -u OMP_PLACES -u KOKKOS_DISABLE_WARNINGS "$prefix/bin/strata" plan --demo \
+  >"$work/demo.out" 2>"$work/demo.err" || fail "strata plan --demo"
+[ -s "$work/demo.err" ] && { cat "$work/demo.err"; fail "strata plan --demo printed on stderr"; }
+head -1 "$work/demo.out"
 
 # README quotes examples/quickstart/quickstart.cpp verbatim: keep them in sync.
 python3 - "$root/README.md" "$root/examples/quickstart/quickstart.cpp" <<'PY' || fail "README out of sync"
@@ -50,7 +61,13 @@ PY
 
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} OMP_PROC_BIND=false
 total=0
-for project in examples unit_test/c; do
+projects=(examples unit_test/c)
+if [ "$shared" = yes ]; then
+  projects+=(unit_test/consumers/c_only unit_test/consumers/fortran_only)
+else
+  echo "--- install $config: static libstrata: no C-only / Fortran-only / pkg-config consumer (they need libstrata.so)"
+fi
+for project in "${projects[@]}"; do
   out="$work/build-$(echo "$project" | tr / -)"
   echo "--- install $config: $project against the moved install"
   # Only the prefix is given: Kokkos must come through Strata's package config.
@@ -62,7 +79,49 @@ for project in examples unit_test/c; do
   n=$(grep -Eo "out of [0-9]+" "$out.ctest.log" | tail -1 | grep -Eo "[0-9]+")
   total=$((total + n))
 done
+if [ "$shared" = yes ]; then
+  # pkg-config only (no CMake): the C test and the Fortran program, through strata.pc.
+  echo "--- install $config: C and Fortran through pkg-config (strata.pc)"
+  export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+  pc_libdir=$(pkg-config --variable=libdir strata)
+  [ "$(cd "$pc_libdir" && pwd -P)" = "$(cd "$prefix/lib" && pwd -P)" ] || fail "strata.pc libdir $pc_libdir is not the moved prefix"
+  # shellcheck disable=SC2046  # pkg-config's flags are words
+  ${CC:-cc} -std=c11 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags strata) \
+    "$root/unit_test/c/tst_c_api.c" -o "$work/pc_c_api" $(pkg-config --libs strata) \
+    -Wl,-rpath,"$pc_libdir" -pthread >"$work/pc.log" 2>&1 || { cat "$work/pc.log"; fail "pkg-config: C build"; }
+  (cd "$work" && ${FC:-gfortran} -std=f2018 -Wall -Werror -Wno-maybe-uninitialized \
+    "$(pkg-config --variable=fortran_source strata)" "$root/unit_test/consumers/fortran_only/use_strata.f90" \
+    -o "$work/pc_fortran" $(pkg-config --libs strata) -Wl,-rpath,"$pc_libdir") >>"$work/pc.log" 2>&1 \
+    || { cat "$work/pc.log"; fail "pkg-config: Fortran build"; }
+  "$work/pc_c_api" >"$work/pc_c_api.log" 2>&1 || { cat "$work/pc_c_api.log"; fail "pkg-config: C test"; }
+  "$work/pc_fortran" | sed 's/^/    /' || fail "pkg-config: Fortran program"
+  echo "    pkg-config consumers: C test and Fortran program passed (strata $(pkg-config --modversion strata))"
+  total=$((total + 2))
+fi
+# The Python module, when this configuration built it: imported from the moved prefix.
+pydir=$(cd "$prefix" && ls -d lib/python3*/site-packages 2>/dev/null | head -1 || true)
+if [ -n "$pydir" ] && [ -e "$prefix/$pydir/strata/__init__.py" ]; then
+  echo "--- install $config: the Python module from the moved prefix ($pydir)"
+  python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+  env -u OMP_PROC_BIND PYTHONPATH="$prefix/$pydir" "${python:-python3}" -c '
+import numpy as np, strata
+p = strata.plan(4, np.array([[0, 1], [0, 2], [1, 3], [2, 3]]))
+assert p.group_offsets.tolist() == [0, 1, 3, 4] and p.level.tolist() == [0, 1, 1, 2], p
+try:
+    strata.plan(2, [[0, 1], [1, 0]])
+    raise SystemExit("no CycleError")
+except strata.CycleError as e:
+    assert e.unscheduled_waves == 2, e.fields
+print("    python: strata %s on %s: diamond planned, CycleError raised" % (strata.__version__, strata.execution_space()))
+' 2>"$work/python.err" || { cat "$work/python.err"; fail "python module"; }
+  [ -s "$work/python.err" ] && { cat "$work/python.err"; fail "python module printed on stderr"; }
+  total=$((total + 1))
+  with_python=", Python module"
+fi
 "$work/build-examples/upwind_sweep/upwind_sweep" | sed 's/^/    /'
 "$work/build-examples/upwind_sweep3d/upwind_sweep3d" 4 4 4 3 | sed 's/^/    /'
 "$work/build-examples/sparse_trisolve/sparse_trisolve" 8 | sed 's/^/    /'
-echo "install $config: $total tests passed (relocated install; examples + C/Fortran interface)"
+what="examples + C/Fortran interface"
+[ "$shared" = yes ] && what="$what, C-only, Fortran-only and pkg-config consumers"
+what="$what${with_python:-}"
+echo "install $config: $total tests passed (relocated install; $what)"

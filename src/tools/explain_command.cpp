@@ -8,7 +8,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/generate/graph_generators.hpp>
 #include <strata/io/edge_list.hpp>
 #include <strata/launch/device_limits.hpp>
 #include <strata/launch/launch_policy.hpp>
@@ -16,6 +15,7 @@
 #include <strata/plan/plan_barriers.hpp>
 
 #include "commands.hpp"
+#include "graph_input.hpp"
 #include "memory_budget.hpp"
 
 namespace strata::tools {
@@ -25,8 +25,7 @@ int explain_command(const std::vector<std::string>& args) {
     throw UsageError{"'explain' takes one FILE (or --demo)"};
   io::EdgeList list;
   if (args[0] == "--demo") {
-    const auto g = generate::sweep3d(8, 8, 8);
-    list = io::EdgeList{g.wave_count, g.dependencies, g.wave_count - 1};
+    list = demo_graph();  // the graph `strata plan --demo` plans
   } else {
     list = io::read_edge_list(args[0], physical_memory_bytes());
   }

@@ -215,6 +215,12 @@ int max_kokkos_threads() {
   return cap > 256 ? static_cast<int>(cap < INT_MAX ? cap : INT_MAX) : 256;
 }
 
+bool default_openmp_binding() {
+  for (const char* name : {"OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY", "KMP_AFFINITY"})
+    if (variable(name) != nullptr) return false;
+  return ::setenv("OMP_PROC_BIND", "false", 0) == 0;
+}
+
 void check_kokkos_options(const std::vector<std::string>& kokkos_args) {
   for (const auto& arg : kokkos_args) check_argument(arg);
   const auto threads = int_variable("KOKKOS_NUM_THREADS", threads_rule());

@@ -19,6 +19,16 @@ namespace strata::tools {
 /// fail to create its threads).
 int max_kokkos_threads();
 
+/// Sets OMP_PROC_BIND=false when the user chose no thread binding at all
+/// (none of OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY, KMP_AFFINITY is
+/// set), before Kokkos starts. Kokkos' OpenMP backend (3.4 and 4.x) prints a
+/// four-line warning whenever OMP_PROC_BIND is unset; `false` silences it
+/// without changing anything: it is what the OpenMP runtime does when nothing
+/// is set (and libgomp reads its variables when it is loaded, before main,
+/// so a binding chosen here would not take effect there anyway). A user's
+/// own binding is left alone. Returns whether it set the variable.
+bool default_openmp_binding();
+
 /// Checks the `--kokkos-*` arguments (exactly those main passes to
 /// Kokkos::initialize) and the KOKKOS_* environment variables Kokkos reads.
 /// Throws UsageError (an argument) or PlanError{InvalidArgument} (a variable).

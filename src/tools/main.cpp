@@ -26,43 +26,14 @@
 #include "mpi_session.hpp"
 #include "kokkos_options.hpp"
 #include "output.hpp"
+#include "usage.hpp"
 
 namespace {
-
-const char* const kUsage =
-    "usage: strata plan FILE|--demo [--output text|json] [--mode auto|sparse|dense|hybrid|fused|persistent]\n"
-    "                   [--max-memory BYTES[K|M|G|T]] [--time] [--repeats N]\n"
-    "       mpiexec -n N strata plan FILE --distributed [--rank-budget BYTES[K|M|G|T]]\n"
-    "                   [--output text|json] [--time] [--repeats N]\n"
-    "         (sharded over N MPI ranks; rank 0 prints what 'strata plan FILE' prints)\n"
-    "       strata explain FILE|--demo   (the launch policy's decision and the device limits)\n"
-    "       strata run FILE|--demo [--mode auto|layered|persistent|dataflow] [--wave-work N]\n"
-    "                   [--max-wall-time SECONDS] [--time]   (executes a synthetic wave per wave)\n"
-    "       strata gen KIND ARGS... [--seed S]   (edge-list text on stdout)\n"
-    "         kinds: sweep2d NX [NY] | sweep3d N [NY NZ] | chain N | fanout N\n"
-    "                layered WIDTH DEPTH [FAN_IN [SKIP_PERCENT]] | random WAVES DEPENDENCIES\n"
-    "                fanin N | tree N [in|out] | ilu2d NX [NY] | ilu3d N [NY NZ]\n"
-    "                powerlaw N [EDGES_PER_WAVE]\n"
-    "       strata --version | --help\n"
-    "Kokkos options (e.g. --kokkos-threads=N) are accepted before or after the command.\n"
-    "Input format: '#' comment lines, then 'V E', then E lines 'before after' (0-based).\n"
-    "Exit codes: 0 ok (all output written), 2 usage or malformed input, 3 invalid graph,\n"
-    "resource limit or output error (docs/errors.md).\n";
 
 int run(const std::vector<std::string>& args) {
   if (args.empty()) throw strata::tools::UsageError{"missing command"};
   const std::string& command = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (command == "--help" || command == "-h" || command == "help") {
-    std::cout << kUsage;
-    return strata::tools::exit_ok;
-  }
-  if (command == "--version") {
-    std::cout << "strata " << STRATA_VERSION_STRING << " (Kokkos " << KOKKOS_VERSION / 10000
-              << "." << (KOKKOS_VERSION / 100) % 100 << "." << KOKKOS_VERSION % 100 << ", "
-              << Kokkos::DefaultExecutionSpace::name() << ")\n";
-    return strata::tools::exit_ok;
-  }
   if (command == "plan") return strata::tools::plan_command(rest);
   if (command == "gen") return strata::tools::gen_command(rest);
   if (command == "explain") return strata::tools::explain_command(rest);
@@ -265,6 +236,12 @@ std::string cli_message(const strata::PlanError& e, bool distributed) {
            (distributed ? "raise --rank-budget or run on more ranks."
                         : "raise --max-memory (default: the physical memory), or plan it over MPI "
                           "ranks with --distributed (under mpiexec).");
+  // The library's hint names its distributed/ layer and 64-bit ordinals; the
+  // tool already plans with 64-bit ids whenever 32 bits do not hold the graph.
+  if (e.kind() == ErrorKind::CountOverflow)
+    return "CountOverflow: barrier planner overflowed while computing " + e.field() +
+           ". Fix: split the graph into smaller graphs (strata counts in 64 bits: at most "
+           "2^64 - 2 waves and 2^64 - 1 dependencies).";
   if (e.kind() == ErrorKind::StorageReserveFailed)
     return "StorageReserveFailed: could not reserve storage for " +
            std::to_string(e.requested()) + " " + e.field() + ": " + e.message() +
@@ -288,6 +265,7 @@ void print_error(const std::string& message, const char* after = "") {
 int main(int argc, char* argv[]) {
   namespace tools = strata::tools;
   tools::prepare_standard_streams();
+  tools::default_openmp_binding();  // before anything starts OpenMP: no Kokkos warning
   // Kokkos sees only its own options (not --help, --threads, ... meant for strata).
   std::vector<char*> kokkos_argv{argv[0]};
   std::vector<std::string> kokkos_args, args;
@@ -309,14 +287,32 @@ int main(int argc, char* argv[]) {
 #ifdef STRATA_ENABLE_MPI
   std::optional<strata::tools::MpiSession> mpi;
 #endif
+  bool kokkos_help = false;
+  for (const auto& a : kokkos_args) kokkos_help = kokkos_help || a == "--kokkos-help";
   try {
+    if (const auto text = tools::help_or_version(args)) {
+      // Help and version: Strata's own text, without starting Kokkos.
+      tools::capture_stdout();
+      std::cout << *text;
+      tools::finish_output();
+      return tools::exit_ok;
+    }
     tools::check_kokkos_options(kokkos_args);
     kokkos.emplace(kokkos_argv, kokkos_messages);
     tools::capture_stdout();
+    if (args.empty() && kokkos_help) {
+      // `strata --kokkos-help`: Kokkos printed its options while it started.
+      std::cout << "strata hands Kokkos only the --kokkos-* forms of the options below (the "
+                   "unprefixed forms are strata's own arguments).\n"
+                << kokkos_messages;
+      kokkos_messages.clear();
+      code = tools::exit_ok;
+    } else {
 #ifdef STRATA_ENABLE_MPI
-    if (!args.empty() && args[0] == "plan" && distributed) mpi.emplace();
+      if (!args.empty() && args[0] == "plan" && distributed) mpi.emplace();
 #endif
-    code = run(args);
+      code = run(args);
+    }
     tools::finish_output();
   } catch (const tools::OutputError& e) {
     print_error(tools::output_error_message(e.error_number));
@@ -326,7 +322,7 @@ int main(int argc, char* argv[]) {
     if (tools::is_output_rank())
       print_error("InvalidArgument: " + e.message +
                       ". Fix: correct the command line (usage below, or strata --help).",
-                  kUsage);
+                  tools::command_synopsis(args.empty() ? std::string() : args[0]).c_str());
     code = tools::exit_usage;
   } catch (const tools::CliError& e) {
     if (tools::is_output_rank()) print_error(e.message);

@@ -7,6 +7,7 @@ tests). Usage: test_cli.py PATH_TO_STRATA"""
 import json
 import os
 import random
+import re
 import resource
 import subprocess
 import sys
@@ -243,6 +244,63 @@ if device_build:
     rc, out, err = run("plan", tiny, env=dict(os.environ, KOKKOS_DEVICE_ID="999"))
     check("KOKKOS_DEVICE_ID beyond the GPUs", rc == 2 and out == "" and err.startswith(
         "strata: InvalidArgument: KOKKOS_DEVICE_ID asks for GPU 999"), "rc %d %r" % (rc, err[:300]))
+
+# --- first run: no noise, Strata's own help, the version (issue 15) -------------
+# A user who sets nothing: strata sets OMP_PROC_BIND=false itself (the OpenMP
+# runtime's default), so Kokkos (3.4 and 4.x warn whenever it is unset) prints
+# nothing. ASan builds print their own notes on stderr: checked without them.
+plain = {k: v for k, v in os.environ.items()
+         if k not in ("KOKKOS_DISABLE_WARNINGS", "OMP_PROC_BIND", "OMP_PLACES",
+                      "GOMP_CPU_AFFINITY", "KMP_AFFINITY")}
+rc, out, err = run("plan", "--demo", env=plain)
+check("first run: plan --demo", rc == 0 and out.startswith("groups 22 barriers 21\n"), out[:80])
+check("first run: no Kokkos warning on stderr", "WARNING" not in err and "OMP_PROC_BIND" not in err
+      and (ASAN or err == ""), repr(err[:400]))
+for command in (["explain", "--demo"], ["run", "--demo"], ["gen", "chain", "3"]):
+    rc, out, err = run(*command, env=plain)
+    check("first run: %s prints nothing on stderr" % command[0],
+          rc == 0 and "WARNING" not in err and (ASAN or err == ""), repr(err[:400]))
+version = run("--version")[1]
+if ", OpenMP)" in version:
+    # A binding the user chose (OMP_PLACES without OMP_PROC_BIND) is left alone:
+    # Kokkos then warns as it always did.
+    rc, out, err = run("plan", "--demo", env=dict(plain, OMP_PLACES="threads"))
+    check("a user's OMP_PLACES is left alone", rc == 0 and "OMP_PROC_BIND" in err, repr(err[:300]))
+
+rc, out, err = run("--help", env=plain)
+check("--help: exit 0, nothing on stderr", rc == 0 and (ASAN or err == ""), "rc %d %r" % (rc, err[:300]))
+check("--help: Strata's usage", out.startswith("strata ") and "usage: strata plan FILE|--demo" in out
+      and "strata COMMAND --help" in out, out[:300])
+check("--help: no Kokkos option block", "Kokkos command line arguments" not in out + err, out[-300:])
+# The demo the help describes is the demo that runs.
+demo = re.search(r"(\d+) waves, (\d+) dependencies\. Its plan has (\d+)\s+groups and (\d+) barriers", out)
+check("--help describes the demo", demo is not None, out)
+if demo:
+    header = run("gen", "sweep3d", "8")[1].splitlines()[1]
+    check("--help: the demo's counts", header == "%s %s" % demo.group(1, 2), header)
+    check("--help: the demo's plan", run("plan", "--demo")[1].startswith(
+        "groups %s barriers %s\n" % demo.group(3, 4)), demo.group(0))
+for command, needle in (("plan", "--max-memory BYTES"), ("explain", "usage: strata explain"),
+                        ("run", "--max-wall-time SECONDS"), ("gen", "powerlaw N")):
+    rc, out, err = run(command, "--help", env=plain)
+    check(command + " --help", rc == 0 and out.startswith("usage: strata " + command) and needle in out
+          and (ASAN or err == ""), "rc %d %r %r" % (rc, out[:200], err[:200]))
+    check("help " + command + " is " + command + " --help", run("help", command)[1] == out)
+    check(command + " -h is " + command + " --help", run(command, "-h")[1] == out)
+rc, out, err = run("plan", "--demo", "--help")
+check("plan --demo --help is the help", rc == 0 and out.startswith("usage: strata plan"), out[:100])
+# Help and version never start Kokkos: they answer where it could not start.
+rc, out, err = run("--help", env=dict(plain, KOKKOS_NUM_THREADS="abc"))
+check("--help without starting Kokkos", rc == 0 and out.startswith("strata "), "rc %d %r" % (rc, err[:200]))
+rc, out, err = run("--version", env=plain)
+check("--version", rc == 0 and re.fullmatch(r"strata \d+\.\d+\.\d+ \(Kokkos \d+\.\d+\.\d+, \w+\)\n", out)
+      is not None and (ASAN or err == ""), "%r %r" % (out, err[:200]))
+rc, out, err = run("--kokkos-help", env=plain)
+check("--kokkos-help: Kokkos' options on stdout", rc == 0 and "--kokkos-threads" in out
+      and "--kokkos-help" in out, "rc %d %r %r" % (rc, out[:200], err[:200]))
+rc, out, err = run("plan", "--frobnicate")
+check("a usage error shows the command's usage", rc == 2 and "\nusage: strata plan FILE|--demo" in err
+      and err.rstrip().endswith("Details: strata plan --help"), err)
 
 print("compared %d graphs against the Python Kahn; %d failures" % (compared, len(failures)))
 sys.exit(1 if failures else 0)

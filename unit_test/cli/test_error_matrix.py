@@ -44,6 +44,10 @@ DEVICE_BUILD = address_space.is_device_build(STRATA)
 UPDATE = "--update" in sys.argv[3:]
 TMP = tempfile.mkdtemp(prefix="strata_errors_")
 BEGIN, END = "<!-- matrix:begin -->", "<!-- matrix:end -->"
+# Library API a Fix: hint of the tool must not send its user to (the tool words
+# those hints with its flags: --max-memory, --rank-budget, --distributed).
+LIBRARY_TERMS = ("device_memory_budget_bytes", "ordinals", "distributed/", "RunOptions::",
+                 "LaunchConfig::", "DeviceLimits::", "Executor::", "PlanOptions")
 
 
 def unescape(text):
@@ -214,6 +218,10 @@ for at in range(start + 3, stop):
     check(p.stdout == b"", "stdout not empty: %r" % p.stdout[:200])
     check(first.startswith("strata: " + kind + ": "), "kind: %r" % first)
     check(re.search(r"Fix: \S", first) is not None, "no Fix: hint: %r" % first)
+    # A CLI user's Fix names the tool's flags, never the library's settings.
+    fix = first.split("Fix:", 1)[-1]
+    check(not any(term in fix for term in LIBRARY_TERMS),
+          "the Fix: hint names a library setting, not a strata flag: %r" % fix)
     rest = [l for l in err.split("\n") if l and not l.startswith("==") and l != first]
     check(kind == "InvalidArgument" and rest[:1] == [l for l in rest[:1] if l.startswith("usage:")]
           or not rest, "the error is not one line (or one line and the usage): %r" % rest[:3])

@@ -2,7 +2,8 @@
 ! <strata/c/strata_c.h>; the semantics are documented there.
 !
 ! Installed as source, next to the header (a .mod file is compiler-specific):
-! add ${Strata_FORTRAN_SOURCE} to a Fortran target and `use strata`.
+! add ${Strata_FORTRAN_SOURCE} to a Fortran target and `use strata` (which
+! re-exports the iso_c_binding kinds and c_ptr / c_f_pointer the calls need).
 !
 ! Integer mapping: uint32_t -> integer(c_int32_t), uint64_t -> integer(c_int64_t)
 ! (same bits; wave ids must stay below 2**31 resp. 2**63 to read as
@@ -12,6 +13,11 @@ module strata
   use, intrinsic :: iso_c_binding
   implicit none
   private
+
+  ! Re-exported from iso_c_binding: the kinds and types the interfaces below
+  ! use, so that `use strata` alone is enough to call them.
+  public :: c_int, c_int32_t, c_int64_t, c_size_t, c_char, c_ptr, c_null_ptr
+  public :: c_associated, c_f_pointer
 
   integer(c_int), parameter, public :: STRATA_OK = 0
   integer(c_int), parameter, public :: STRATA_ERROR_INVALID_WAVE = 1
