@@ -83,7 +83,7 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
   if (a.distributed) {
     if (a.source.demo) throw UsageError{"--distributed plans a FILE, not --demo"};
     if (a.source.file == "-")
-      throw UsageError{"--distributed plans a FILE that every rank reads, not standard input"};
+      throw UsageError{"--distributed plans a file that every rank reads, not standard input"};
     if (a.source.triangle_given)
       throw UsageError{"--triangle does not apply to --distributed (it reads edge lists only)"};
     if (a.dot) throw UsageError{"--output dot does not apply to --distributed (large graphs)"};
