@@ -223,6 +223,18 @@ TEST(PlanViews, JsonHasLevelsDotHasRanks) {
   expect_plan_error(ErrorKind::InvalidArgument,
                     [&] { io::write_plan_dot(none, plan, deps.data(), deps.size(), small); });
   EXPECT_TRUE(none.str().empty());
+  // layout nodes: 5 waves + 0 skipped groups; an edge 0 -> 3 skips group 1
+  io::DotLimits tight;
+  tight.max_layout_nodes = 5;
+  std::ostringstream fits;
+  io::write_plan_dot(fits, plan, deps.data(), deps.size(), tight);
+  EXPECT_FALSE(fits.str().empty());
+  const std::vector<Dep> skipping{{0, 1}, {0, 2}, {1, 3}, {2, 3}, {0, 3}};
+  const auto e = expect_plan_error(ErrorKind::InvalidArgument, [&] {
+    io::write_plan_dot(none, plan, skipping.data(), skipping.size(), tight);
+  });
+  EXPECT_NE(e.message().find("needs 6 layout nodes"), std::string::npos) << e.what();
+  EXPECT_TRUE(none.str().empty());
 }
 
 TEST(PlanViews, LayerWidthProfile) {

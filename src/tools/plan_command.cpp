@@ -107,6 +107,15 @@ double seconds(Fn&& fn) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// The dot writer's size limit worded for the tool.
+CliError dot_limit_error(const PlanError& e) {
+  return CliError{"InvalidArgument: " + e.message() +
+                      ". Fix: use --output json or --output text for a graph this large (dot's "
+                      "layout time grows faster than linearly and thousands of nodes are "
+                      "unreadable), or plan a smaller part of it.",
+                  exit_usage};
+}
+
 template <class Ordinal>
 int plan_and_print(io::EdgeList list, const PlanArgs& args) {
   using Space = Kokkos::DefaultExecutionSpace;
@@ -169,7 +178,12 @@ int plan_and_print(io::EdgeList list, const PlanArgs& args) {
               << std::uint64_t(usage.ru_maxrss) * 1024 << "\n";
   }
   if (args.dot) {
-    io::write_plan_dot(std::cout, plan, deps, count);
+    try {
+      io::write_plan_dot(std::cout, plan, deps, count);
+    } catch (const PlanError& e) {
+      if (e.kind() != ErrorKind::InvalidArgument) throw;
+      throw dot_limit_error(e);
+    }
     std::cout.flush();
   } else {
     io::write_plan(std::cout, plan, args.json);
@@ -214,11 +228,7 @@ int plan_command(const std::vector<std::string>& argv) {
     try {
       io::check_dot_limits(list.wave_count, list.dependencies.size());
     } catch (const PlanError& e) {
-      throw CliError{"InvalidArgument: " + e.message() +
-                         ". Fix: use --output json or --output text for a graph this large "
-                         "(dot's layout time grows faster than linearly and thousands of "
-                         "nodes are unreadable), or plan a smaller part of it.",
-                     exit_usage};
+      throw dot_limit_error(e);
     }
   }
   return with_ordinal(list, budget, [&](auto ordinal) {

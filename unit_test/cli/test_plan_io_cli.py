@@ -143,6 +143,8 @@ if shutil.which("dot"):  # Graphviz installed: the output must render
 expect_error("dot beyond the limit", ["plan", write("chain.txt", edge_list(2001, [(w, w + 1) for w in range(2000)])),
                                       "--output", "dot"], 2,
              "InvalidArgument: a dot picture is for small graphs: this one has 2001 waves")
+expect_error("dot beyond the layout nodes", ["plan", write("random.txt", run("gen", "random", "1000", "3000")[1]),
+                                             "--output", "dot"], 2, "layout nodes (its 1000 waves plus one for every group an edge skips), the limit is 6000")
 expect_error("--output xml", ["plan", diamond, "--output", "xml"], 2, "--output must be 'text', 'json' or 'dot'")
 
 # --- explain: layer widths -------------------------------------------------------

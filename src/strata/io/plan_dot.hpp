@@ -4,13 +4,18 @@
 // each group on one rank (a `rank=same` subgraph led by a "group g" label),
 // groups top to bottom in layer order, alternately shaded.
 //
-// For small graphs only: dot's layout (network-simplex ranking, then
-// crossing minimisation over every pair of adjacent ranks) grows faster
-// than linearly with the graph, and a picture of thousands of nodes is no
-// longer readable. Past DotLimits (2000 waves, 20000 dependencies: about
-// 10 s of `dot -Tsvg` on one core for a 3-D sweep of 1728 waves, see
-// docs/visualising_plans.md) the writer throws InvalidArgument before it
-// writes anything.
+// For small graphs only. dot lays out one node per wave plus one virtual
+// node for every group an edge passes through without stopping (an edge
+// from group 2 to group 7 adds 4), then minimises crossings between
+// adjacent ranks: its time grows faster than linearly with these *layout
+// nodes*, and a picture of thousands of waves is no longer readable anyway.
+// Measured with Graphviz 2.43 `dot -Tsvg` on one core (docs/visualising_plans.md):
+// sweep3d 12 (1728 waves, 0 virtual nodes) 0.9 s; ilu2d 30 (2671 layout
+// nodes) 2.1 s; ilu2d 44 (5442) 12.8 s; random 500 x 1500 (7834) 28 s;
+// random 1000 x 3000 (16377) 102 s; random 2000 x 6000 (36076) over 300 s.
+// DotLimits: at most 2000 waves (readability), 20000 dependencies, and
+// 6000 layout nodes (about 15 s of dot at worst); beyond them the writer
+// throws InvalidArgument before it writes anything.
 #include <cstddef>
 #include <cstdint>
 #include <ostream>
@@ -24,6 +29,7 @@ namespace strata::io {
 struct DotLimits {
   std::uint64_t max_waves = 2000;
   std::uint64_t max_dependencies = 20000;
+  std::uint64_t max_layout_nodes = 6000;  ///< waves + groups skipped by every edge
 };
 
 /// Throws InvalidArgument when a graph of this shape is beyond `limits`.
@@ -45,6 +51,19 @@ void write_plan_dot(std::ostream& out, const Plan& plan, const Dependency* depen
                     std::size_t count, const DotLimits& limits = {}) {
   check_dot_limits(plan.wave_count(), count, limits);
   const auto host = detail::plan_on_host(plan);
+  std::uint64_t layout_nodes = host.wave_count();
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint64_t from = host.level(dependencies[k].before);
+    const std::uint64_t to = host.level(dependencies[k].after);
+    layout_nodes += to > from + 1 ? to - from - 1 : 0;
+  }
+  if (layout_nodes > limits.max_layout_nodes)
+    throw PlanError::invalid_argument(
+        "a dot picture is for small graphs: this one needs " + std::to_string(layout_nodes) +
+            " layout nodes (its " + std::to_string(host.wave_count()) +
+            " waves plus one for every group an edge skips), the limit is " +
+            std::to_string(limits.max_layout_nodes),
+        "write the plan as JSON or text (write_plan), or draw a part of the graph");
   detail::BufferedWriter w(out);
   w.put("strict digraph strata_plan {\n  // ");
   w.number(host.wave_count());
