@@ -146,6 +146,11 @@ TEST(MatrixMarket, FormatFromTheBannerAndStreams) {
   EXPECT_EQ(io::detect_graph_format(text), io::GraphFormat::MatrixMarket);
   EXPECT_EQ(io::detect_graph_format("3 2\n0 1\n1 2\n"), io::GraphFormat::EdgeList);
   EXPECT_EQ(io::detect_graph_format("3 2\n", "L.mtx"), io::GraphFormat::MatrixMarket);
+  // regression (fuzz_matrix_market): blanks before the banner
+  const std::string indented = "\t " + text;
+  EXPECT_EQ(io::detect_graph_format(indented), io::GraphFormat::MatrixMarket);
+  EXPECT_EQ(io::parse_graph(indented, "x").list.dependencies, mtx(text).dependencies);
+  EXPECT_EQ(mtx_failure("\n" + text).message(), "line 1 is blank, not the '%%MatrixMarket' banner");
   std::istringstream in(text);
   const auto input = io::read_graph(in, "<stdin>");
   EXPECT_EQ(input.format, io::GraphFormat::MatrixMarket);

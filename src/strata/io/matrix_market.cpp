@@ -95,6 +95,8 @@ struct Banner {
 Banner parse_banner(std::string_view line, const std::string& source) {
   LineParser parser(line, 1, source);
   const std::string_view banner = parser.next_token();
+  if (banner.empty())
+    parser.fail("line 1 is blank, not the '%%MatrixMarket' banner", banner_fix);
   if (banner != "%%MatrixMarket")
     parser.fail("malformed banner '" + parser.last_token() + "' (expected '%%MatrixMarket')",
                 banner_fix);
