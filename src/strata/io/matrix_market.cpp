@@ -199,6 +199,8 @@ EdgeList parse_matrix_market(std::string_view text, const std::string& source, T
   std::uint64_t declared = 0, seen = 0;
   const bool lower = triangle == Triangle::Lower;
   const bool symmetric = banner.symmetry == Symmetry::Symmetric;
+  const std::string trailing_fix =  // built once: not an allocation per entry line
+      std::string(entry_layout(banner.field)) + " (comments go on lines starting with '%')";
   while (pos < text.size()) {
     const std::string_view line = next_line();
     if (is_blank_or_comment(line)) continue;
@@ -253,8 +255,7 @@ EdgeList parse_matrix_market(std::string_view text, const std::string& source, T
         break;
       case Field::Pattern: break;
     }
-    parser.expect_end(std::string(entry_layout(banner.field)) + " (comments go on lines "
-                      "starting with '%')");
+    parser.expect_end(trailing_fix.c_str());
     if (i == j) continue;  // the diagonal
     std::uint64_t before = j - 1, after = i - 1;  // row i waits for column j
     if (symmetric) {

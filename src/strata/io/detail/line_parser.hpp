@@ -54,8 +54,10 @@ class LineParser {
   /// The token next_token() returned last, quoted for a message.
   std::string last_token() const { return quote(line_.substr(start_), 40); }
 
-  /// Throws "unexpected trailing text" (with `fix`) if anything but spaces is left.
-  void expect_end(const std::string& fix) {
+  /// Throws "unexpected trailing text" (with `fix`) if anything but spaces is
+  /// left. (A C string: the check runs on every line, a std::string argument
+  /// would be built for each.)
+  void expect_end(const char* fix) {
     skip_spaces();
     if (pos_ != line_.size()) fail("unexpected trailing text '" + token() + "'", fix);
   }
