@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
     }
   }
   if (files.empty()) {
-    std::fprintf(stderr, "usage: strata_read_bench FILE... [--repeats N] [--triangle lower|upper]\n");
+    std::fprintf(stderr,
+                 "usage: strata_read_bench FILE... [--repeats N] [--triangle lower|upper]\n");
     return 2;
   }
   std::printf("[\n");

@@ -62,8 +62,9 @@ TEST(MatrixMarket, LowerTriangleOfAGeneralRealMatrix) {
 }
 
 TEST(MatrixMarket, UpperTriangle) {
-  const auto list = mtx("%%MatrixMarket matrix coordinate pattern general\n3 3 4\n1 2\n1 3\n2 3\n3 1\n",
-                        Triangle::Upper);
+  const auto list =
+      mtx("%%MatrixMarket matrix coordinate pattern general\n3 3 4\n1 2\n1 3\n2 3\n3 1\n",
+          Triangle::Upper);
   // row i waits for the columns j > i: 2 -> 1, 3 -> 1, 3 -> 2 (0-based: 1->0, 2->0, 2->1)
   EXPECT_EQ(list.dependencies, (std::vector<Dep64>{{1, 0}, {2, 0}, {2, 1}}));
   EXPECT_TRUE(plans_like_reference(list));

@@ -127,7 +127,8 @@ int explain_command(const std::vector<std::string>& args) {
            << ",\"persistent_from_layer\":" << stats.persistent_from_layer
            << ",\"persistent_teams\":" << stats.persistent_teams
            << ",\"chained_waves\":" << stats.chained_waves
-           << ",\"contraction\":" << json_string(stats.chained_waves != 0 ? stats.first_decision : "")
+           << ",\"contraction\":"
+           << json_string(stats.chained_waves != 0 ? stats.first_decision : "")
            << ",\"dense_budget_spent_at_layer\":" << stats.dense_budget_spent_at_layer
            << "},\"layer_widths\":{\"groups\":" << widths.groups << ",\"min\":" << widths.min
            << ",\"median\":" << widths.median << ",\"max\":" << widths.max

@@ -29,10 +29,11 @@ struct GraphSource {
 };
 
 /// Parses the arguments of subcommand `command`: `--demo`, one positional
-/// FILE (`-`: standard input), `--triangle lower|upper`, and the options that `on_option(name, value)` accepts (it returns
-/// false for a name it does not know; `value(name)` takes the option's value,
-/// a UsageError when there is none). Unknown options, a second FILE and
-/// neither or both of FILE and --demo are UsageErrors.
+/// FILE (`-`: standard input), `--triangle lower|upper`, and the options
+/// that `on_option(name, value)` accepts (it returns false for a name it
+/// does not know; `value(name)` takes the option's value, a UsageError when
+/// there is none). Unknown options, a second FILE and neither or both of
+/// FILE and --demo are UsageErrors.
 template <class OnOption>
 GraphSource parse_graph_arguments(const std::vector<std::string>& args, const std::string& command,
                                   OnOption&& on_option) {

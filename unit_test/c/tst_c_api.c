@@ -321,18 +321,23 @@ static void test_csr(void) {
   const uint32_t lower_map[] = {0, 1, 3, 5, 8}, lower_entries[] = {0, 0, 1, 0, 2, 1, 2, 3};
   const uint64_t upper_map[] = {0, 3, 5, 7, 8}, upper_entries[] = {0, 1, 2, 1, 3, 2, 3, 3};
   const uint64_t out_map64[] = {0, 2, 3, 4, 4}, out_entries64[] = {1, 2, 3, 3};
-  CHECK_STATUS(strata_plan_csr_u32(4, out_map, out_entries, 4, STRATA_CSR_OUT_EDGES, &plan), STRATA_OK);
-  check_diamond(plan);
-  CHECK_STATUS(strata_plan_csr_u32(4, in_map, in_entries, 4, STRATA_CSR_IN_EDGES, &plan), STRATA_OK);
-  check_diamond(plan);
-  CHECK_STATUS(strata_plan_csr_u32(4, lower_map, lower_entries, 8, STRATA_CSR_LOWER_TRIANGLE, &plan),
+  CHECK_STATUS(strata_plan_csr_u32(4, out_map, out_entries, 4, STRATA_CSR_OUT_EDGES, &plan),
                STRATA_OK);
   check_diamond(plan);
-  CHECK_STATUS(strata_plan_csr_u64(4, out_map64, out_entries64, 4, STRATA_CSR_OUT_EDGES, &plan), STRATA_OK);
+  CHECK_STATUS(strata_plan_csr_u32(4, in_map, in_entries, 4, STRATA_CSR_IN_EDGES, &plan),
+               STRATA_OK);
+  check_diamond(plan);
+  CHECK_STATUS(
+      strata_plan_csr_u32(4, lower_map, lower_entries, 8, STRATA_CSR_LOWER_TRIANGLE, &plan),
+      STRATA_OK);
+  check_diamond(plan);
+  CHECK_STATUS(strata_plan_csr_u64(4, out_map64, out_entries64, 4, STRATA_CSR_OUT_EDGES, &plan),
+               STRATA_OK);
   check_diamond(plan);
   /* upper: row i waits for its columns j > i: 3 first, 0 last */
-  CHECK_STATUS(strata_plan_csr_u64(4, upper_map, upper_entries, 8, STRATA_CSR_UPPER_TRIANGLE, &plan),
-               STRATA_OK);
+  CHECK_STATUS(
+      strata_plan_csr_u64(4, upper_map, upper_entries, 8, STRATA_CSR_UPPER_TRIANGLE, &plan),
+      STRATA_OK);
   {
     const uint64_t* levels = plan ? strata_plan_levels_u64(plan) : NULL;
     CHECK(levels && levels[3] == 0 && levels[1] == 1 && levels[2] == 1 && levels[0] == 2);
@@ -349,7 +354,8 @@ static void test_csr(void) {
   CHECK_STATUS(strata_plan_csr_u32(4, bad_start, out_entries, 4, STRATA_CSR_OUT_EDGES, &plan),
                STRATA_ERROR_INVALID_CSR);
   CHECK(plan == NULL);
-  CHECK(starts_with(strata_last_error_message(), "InvalidCsr: strata_plan_csr_u32: row_map[0] is 1"));
+  CHECK(starts_with(strata_last_error_message(),
+                    "InvalidCsr: strata_plan_csr_u32: row_map[0] is 1"));
   CHECK(strstr(strata_last_error_message(), "Fix:") != NULL);
   const uint32_t decreasing[] = {0, 2, 1, 4, 4};
   CHECK_STATUS(strata_plan_csr_u32(4, decreasing, out_entries, 4, STRATA_CSR_OUT_EDGES, &plan),
@@ -371,7 +377,8 @@ static void test_csr(void) {
                STRATA_ERROR_INVALID_CSR);
   CHECK_STATUS(strata_plan_csr_u32(4, out_map, NULL, 4, STRATA_CSR_OUT_EDGES, &plan),
                STRATA_ERROR_INVALID_CSR);
-  CHECK_STATUS(strata_plan_csr_u32(4, out_map, out_entries, 4, 7, &plan), STRATA_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(strata_plan_csr_u32(4, out_map, out_entries, 4, 7, &plan),
+               STRATA_ERROR_INVALID_ARGUMENT);
   CHECK_STATUS(strata_plan_csr_u32(4, out_map, out_entries, 4, STRATA_CSR_OUT_EDGES, NULL),
                STRATA_ERROR_INVALID_ARGUMENT);
   CHECK(strcmp(strata_status_name(STRATA_ERROR_INVALID_CSR), "InvalidCsr") == 0);
