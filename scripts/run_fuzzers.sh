@@ -20,7 +20,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export KOKKOS_DISABLE_WARNINGS=1
 status=0
-for harness in edge_list plan_barriers; do
+for harness in edge_list matrix_market plan_barriers; do
   bin="$build/bin/strata_fuzz_$harness"
   [ -x "$bin" ] || { echo "fuzz $harness: FAILED, $bin not built"; status=1; continue; }
   corpus="$build/fuzz-corpus/$harness" artifacts="$build/fuzz-artifacts/$harness/"

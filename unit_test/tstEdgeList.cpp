@@ -185,7 +185,7 @@ TEST(PlanWriter, TextAndJson) {
   EXPECT_EQ(text.str(), "groups 3 barriers 2\n0 4\n1 2\n3\n");
   EXPECT_EQ(json.str(),
             "{\"wave_count\":5,\"group_count\":3,\"global_barriers\":2,"
-            "\"groups\":[[0,4],[1,2],[3]]}\n");
+            "\"groups\":[[0,4],[1,2],[3]],\"levels\":[0,1,1,2,0]}\n");
   const auto empty = plan_barriers(Kokkos::DefaultHostExecutionSpace(), 0,
                                    static_cast<const WaveDependency<std::uint32_t>*>(nullptr), 0);
   std::ostringstream none;

@@ -7,6 +7,7 @@
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/plan/barrier_plan.hpp>
+#include <strata/plan/layer_widths.hpp>
 #include <strata/plan/plan_barriers.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>

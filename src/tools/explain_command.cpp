@@ -1,5 +1,7 @@
-// strata explain FILE|--demo: the launch policy's recommendation for a graph
-// (mode, sizes, reason), the device limits it used, and what the planner did.
+// strata explain FILE|-|--demo [--output text|json] [--triangle lower|upper]:
+// the launch policy's recommendation for a graph (mode, sizes, reason), the
+// device limits it used, what the planner did, and the plan's layer-width
+// profile (waves per group: min, median, max and a histogram).
 #include <cstdint>
 #include <iostream>
 #include <sstream>
@@ -12,6 +14,7 @@
 #include <strata/launch/device_limits.hpp>
 #include <strata/launch/launch_policy.hpp>
 #include <strata/launch/layer_request.hpp>
+#include <strata/plan/layer_widths.hpp>
 #include <strata/plan/plan_barriers.hpp>
 
 #include "commands.hpp"
@@ -20,15 +23,65 @@
 
 namespace strata::tools {
 
-int explain_command(const std::vector<std::string>& args) {
-  if (args.size() != 1 || (!args[0].empty() && args[0][0] == '-' && args[0] != "--demo"))
-    throw UsageError{"'explain' takes one FILE (or --demo)"};
-  io::EdgeList list;
-  if (args[0] == "--demo") {
-    list = demo_graph();  // the graph `strata plan --demo` plans
-  } else {
-    list = io::read_edge_list(args[0], physical_memory_bytes());
+namespace {
+
+/// A JSON string literal (quotes, backslashes and control bytes escaped).
+std::string json_string(const std::string& text) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20) {
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += ch;
+    }
   }
+  return out + "\"";
+}
+
+/// The histogram as text: one line per power-of-two width bucket, a bar of
+/// up to 40 '#' scaled to the fullest bucket (at least one '#' for a
+/// non-empty bucket), then the group count.
+void write_histogram(std::ostream& out, const LayerWidthProfile& p) {
+  std::uint64_t fullest = 0;
+  std::vector<std::string> ranges;
+  std::size_t widest = 0;
+  for (const auto& b : p.histogram) {
+    fullest = b.groups > fullest ? b.groups : fullest;
+    ranges.push_back(b.min_width == b.max_width
+                         ? std::to_string(b.min_width)
+                         : std::to_string(b.min_width) + "-" + std::to_string(b.max_width));
+    widest = ranges.back().size() > widest ? ranges.back().size() : widest;
+  }
+  for (std::size_t i = 0; i < p.histogram.size(); ++i) {
+    const auto& b = p.histogram[i];
+    const std::uint64_t bar = fullest == 0 ? 0 : (b.groups * 40 + fullest - 1) / fullest;
+    out << "  width " << std::string(widest - ranges[i].size(), ' ') << ranges[i] << " | "
+        << std::string(bar, '#') << std::string(40 - bar, ' ') << " " << b.groups
+        << (b.groups == 1 ? " group\n" : " groups\n");
+  }
+}
+
+}  // namespace
+
+int explain_command(const std::vector<std::string>& args) {
+  bool json = false;
+  const GraphSource source =
+      parse_graph_arguments(args, "explain", [&](const std::string& s, auto& value) {
+        if (s != "--output") return false;
+        const std::string& v = value("--output");
+        if (v != "text" && v != "json")
+          throw UsageError{"--output must be 'text' or 'json' for 'explain', not '" + v + "'"};
+        json = v == "json";
+        return true;
+      });
+  const io::EdgeList list = load_graph(source, physical_memory_bytes(), false);
   using Space = Kokkos::DefaultExecutionSpace;
   Space space;
   // Plan first (64-bit ids keep any input exact); the statistics say what ran.
@@ -44,10 +97,50 @@ int explain_command(const std::vector<std::string>& args) {
   auto policy = launch::LaunchPolicy::standard();
   policy.ordinal_bytes = policy.offset_bytes = sizeof(std::uint64_t);  // explain plans 64-bit
   const auto rec = policy.recommend(request);
+  const LayerWidthProfile widths = layer_width_profile(plan);
 
   // The whole report is composed first and written at once: an error (out of
   // memory) while composing writes nothing.
   std::ostringstream report;
+  if (json) {
+    report << "{\"graph\":{\"waves\":" << list.wave_count
+           << ",\"dependencies\":" << list.dependencies.size()
+           << ",\"sources\":" << stats.sources << "},\"device\":{\"backend\":"
+           << json_string(limits.backend) << ",\"concurrency\":" << limits.concurrency
+           << ",\"max_team_size\":" << limits.max_team_size
+           << ",\"max_league_size\":" << limits.max_league_size
+           << ",\"max_invocations_per_team\":" << limits.max_invocations_per_team
+           << ",\"multiprocessors\":" << limits.multiprocessor_count
+           << "},\"recommendation\":{\"mode\":" << json_string(launch::launch_mode_name(rec.mode))
+           << ",\"league\":" << rec.league_size << ",\"team\":" << rec.team_size
+           << ",\"frontier_capacity\":" << rec.frontier_capacity
+           << ",\"needed_bytes\":" << rec.needed_bytes << ",\"reason\":" << json_string(rec.reason)
+           << "},\"planned\":{\"groups\":" << plan.group_count()
+           << ",\"global_barriers\":" << plan.global_barriers()
+           << ",\"sparse_layers\":" << stats.sparse_layers
+           << ",\"paced_batches\":" << stats.paced_batches
+           << ",\"dense_layers\":" << stats.dense_layers
+           << ",\"fused\":" << (stats.fused ? "true" : "false")
+           << ",\"fused_from_layer\":" << stats.fused_from_layer
+           << ",\"fused_workers\":" << stats.fused_workers
+           << ",\"persistent\":" << (stats.persistent ? "true" : "false")
+           << ",\"persistent_from_layer\":" << stats.persistent_from_layer
+           << ",\"persistent_teams\":" << stats.persistent_teams
+           << ",\"chained_waves\":" << stats.chained_waves
+           << ",\"contraction\":"
+           << json_string(stats.chained_waves != 0 ? stats.first_decision : "")
+           << ",\"dense_budget_spent_at_layer\":" << stats.dense_budget_spent_at_layer
+           << "},\"layer_widths\":{\"groups\":" << widths.groups << ",\"min\":" << widths.min
+           << ",\"median\":" << widths.median << ",\"max\":" << widths.max
+           << ",\"histogram\":[";
+    for (std::size_t b = 0; b < widths.histogram.size(); ++b)
+      report << (b == 0 ? "" : ",") << "{\"min_width\":" << widths.histogram[b].min_width
+             << ",\"max_width\":" << widths.histogram[b].max_width
+             << ",\"groups\":" << widths.histogram[b].groups << "}";
+    report << "]}}\n";
+    std::cout << report.str() << std::flush;
+    return exit_ok;
+  }
   report << "graph: " << list.wave_count << " waves, " << list.dependencies.size()
          << " dependencies, " << stats.sources << " sources\n"
          << "device: " << limits.backend << " concurrency " << limits.concurrency
@@ -75,6 +168,9 @@ int explain_command(const std::vector<std::string>& args) {
     report << "bottom-up bound: from layer " << stats.dense_budget_spent_at_layer
            << " top-down (bottom-up steps had scanned " << policy.dense_scan_budget
            << "x the graph)\n";
+  report << "layer widths: min " << widths.min << " median " << widths.median << " max "
+         << widths.max << " waves per group over " << widths.groups << " groups\n";
+  write_histogram(report, widths);
   std::cout << report.str() << std::flush;
   return exit_ok;
 }

@@ -1,4 +1,6 @@
-// strata gen KIND ARGS...: write a generated graph in the edge-list format.
+// strata gen KIND ARGS... [--seed S] [--output edges|mtx]: write a generated
+// graph in the edge-list format, or as the lower-triangular pattern of a
+// Matrix Market matrix (diagonal included, as a factor L holds it).
 //
 // Every size is checked before anything is generated: a wave count that
 // does not fit in 64 bits is CountOverflow, a graph that cannot fit in the
@@ -13,8 +15,10 @@
 #include <string>
 #include <vector>
 
+#include <strata/core/error.hpp>
 #include <strata/generate/graph_generators.hpp>
 #include <strata/io/edge_list.hpp>
+#include <strata/io/matrix_market.hpp>
 
 #include "commands.hpp"
 #include "memory_budget.hpp"
@@ -65,10 +69,17 @@ GenShape shape(std::optional<std::uint64_t> waves, std::optional<std::uint64_t> 
 int gen_command(const std::vector<std::string>& argv) {
   std::vector<std::string> args;
   std::uint64_t seed = 1;
+  bool mtx = false;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     if (argv[i] == "--seed") {
       if (i + 1 >= argv.size()) throw UsageError{"--seed needs a value"};
       seed = parse_count(argv[++i], "--seed");
+    } else if (argv[i] == "--output") {
+      if (i + 1 >= argv.size()) throw UsageError{"--output needs a value"};
+      const std::string& v = argv[++i];
+      if (v != "edges" && v != "mtx")
+        throw UsageError{"--output must be 'edges' or 'mtx' for 'gen', not '" + v + "'"};
+      mtx = v == "mtx";
     } else {
       args.push_back(argv[i]);
     }
@@ -215,7 +226,20 @@ int gen_command(const std::vector<std::string>& argv) {
                        ", or run where more memory is available (check ulimit -v).",
                    exit_invalid_graph};
   }
-  io::write_edge_list(std::cout, g.wave_count, g.dependencies, g.description);
+  if (mtx) {
+    try {
+      io::write_matrix_market(std::cout, g.wave_count, g.dependencies, io::Triangle::Lower,
+                              g.description, true);
+    } catch (const PlanError& e) {
+      if (e.kind() != ErrorKind::InvalidArgument) throw;
+      throw CliError{"InvalidArgument: 'gen " + kind + "' numbers its waves out of topological "
+                         "order (" + e.message() + "), so its DAG is not one triangle of a "
+                         "matrix. Fix: use --output edges for this kind.",
+                     exit_usage};
+    }
+  } else {
+    io::write_edge_list(std::cout, g.wave_count, g.dependencies, g.description);
+  }
   std::cout.flush();
   return exit_ok;
 }

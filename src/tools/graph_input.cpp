@@ -2,6 +2,10 @@
 
 #include <strata/core/error.hpp>
 #include <strata/generate/graph_generators.hpp>
+#include <strata/io/read_graph.hpp>
+
+#include <fstream>
+#include <iostream>
 
 namespace strata::tools {
 
@@ -11,12 +15,23 @@ io::EdgeList demo_graph() {
 }
 
 io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool budget_given) {
-  if (source.demo) return demo_graph();
+  if (source.demo) {
+    if (source.triangle_given)
+      throw UsageError{"--triangle applies to Matrix Market input, not --demo"};
+    return demo_graph();
+  }
+  const bool standard_input = source.file == "-";
+  const std::string name = standard_input ? "<stdin>" : io::printable(source.file);
+  io::GraphReadOptions options;
+  options.triangle = source.triangle;
+  options.memory_budget_bytes = budget;
+  io::GraphInput input;
   try {
-    return io::read_edge_list(source.file, budget);
+    input = standard_input ? io::read_graph(std::cin, name, options)
+                           : io::read_graph(source.file, options);
   } catch (const PlanError& e) {
     if (e.kind() != ErrorKind::MemoryConstrained) throw;
-    throw CliError{"MemoryConstrained: reading " + io::printable(source.file) +
+    throw CliError{"MemoryConstrained: reading " + name +
                        " needs at least " + std::to_string(e.needed_bytes()) +
                        " bytes (its text and its dependency list) but the memory budget is " +
                        std::to_string(budget) + " bytes" +
@@ -25,6 +40,18 @@ io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool bu
                        "(under mpiexec).",
                    exit_invalid_graph};
   }
+  if (source.triangle_given && input.format != io::GraphFormat::MatrixMarket)
+    throw UsageError{"--triangle applies to Matrix Market input; " + name +
+                     " is an edge list (its dependencies are given directly)"};
+  return std::move(input.list);
+}
+
+bool is_matrix_market_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char first = 0;
+  const bool read = in && in.get(first);
+  return io::detect_graph_format(read ? std::string_view(&first, 1) : std::string_view(), path) ==
+         io::GraphFormat::MatrixMarket;
 }
 
 }  // namespace strata::tools

@@ -1,32 +1,39 @@
 #pragma once
-// What the subcommands that take a graph (`strata plan`, `strata run`)
-// share: their command-line loop (FILE or --demo, options with a value, the
-// same usage errors), the built-in demo graph, the reader worded for the
-// tool, and the choice of 32- or 64-bit ids behind the memory check. One
-// place, so that a graph error answers the same in every subcommand.
+// What the subcommands that take a graph (`strata plan`, `strata run`,
+// `strata explain`) share: their command-line loop (FILE, `-` for standard
+// input, or --demo; --triangle; options with a value; the same usage
+// errors), the built-in demo graph, the reader worded for the tool (an edge
+// list or Matrix Market, told apart by the input's first bytes), and the
+// choice of 32- or 64-bit ids behind the memory check. One place, so that a
+// graph error answers the same in every subcommand.
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include <strata/io/edge_list.hpp>
+#include <strata/io/matrix_market.hpp>
 
 #include "commands.hpp"
 #include "memory_budget.hpp"
 
 namespace strata::tools {
 
-/// Where a subcommand's graph comes from: exactly one of FILE or --demo.
+/// Where a subcommand's graph comes from: exactly one of FILE or --demo
+/// (FILE `-`: standard input).
 struct GraphSource {
   std::string file;
   bool demo = false;
+  io::Triangle triangle = io::Triangle::Lower;  ///< --triangle (Matrix Market input)
+  bool triangle_given = false;
 };
 
 /// Parses the arguments of subcommand `command`: `--demo`, one positional
-/// FILE, and the options that `on_option(name, value)` accepts (it returns
-/// false for a name it does not know; `value(name)` takes the option's value,
-/// a UsageError when there is none). Unknown options, a second FILE and
-/// neither or both of FILE and --demo are UsageErrors.
+/// FILE (`-`: standard input), `--triangle lower|upper`, and the options
+/// that `on_option(name, value)` accepts (it returns false for a name it
+/// does not know; `value(name)` takes the option's value, a UsageError when
+/// there is none). Unknown options, a second FILE and neither or both of
+/// FILE and --demo are UsageErrors.
 template <class OnOption>
 GraphSource parse_graph_arguments(const std::vector<std::string>& args, const std::string& command,
                                   OnOption&& on_option) {
@@ -39,8 +46,14 @@ GraphSource parse_graph_arguments(const std::vector<std::string>& args, const st
     };
     if (s == "--demo") {
       source.demo = true;
+    } else if (s == "--triangle") {
+      const std::string& v = value("--triangle");
+      if (v != "lower" && v != "upper")
+        throw UsageError{"--triangle must be 'lower' or 'upper', not '" + v + "'"};
+      source.triangle = v == "lower" ? io::Triangle::Lower : io::Triangle::Upper;
+      source.triangle_given = true;
     } else if (on_option(s, value)) {
-    } else if (!s.empty() && s[0] == '-') {
+    } else if (s.size() > 1 && s[0] == '-') {
       throw UsageError{"unknown option '" + s + "' for '" + command + "'"};
     } else if (source.file.empty()) {
       source.file = s;
@@ -57,11 +70,18 @@ GraphSource parse_graph_arguments(const std::vector<std::string>& args, const st
 /// The built-in demo: a 3-D upwind transport sweep over 8x8x8 cells.
 io::EdgeList demo_graph();
 
-/// The graph of `source`: the demo, or FILE read within `budget` bytes (the
-/// reader's MemoryConstrained worded for the tool: its Fix names
-/// --max-memory; `budget_given`: the budget came from --max-memory, not the
-/// physical memory).
+/// The graph of `source`: the demo, or FILE (standard input for `-`, named
+/// `<stdin>` in messages) read within `budget` bytes (0: unbounded) as an
+/// edge list or Matrix Market (the reader's MemoryConstrained worded for the
+/// tool: its Fix names --max-memory; `budget_given`: the budget came from
+/// --max-memory, not the physical memory). --triangle with an input that is
+/// not Matrix Market is a UsageError.
 io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool budget_given);
+
+/// Whether the file at `path` is Matrix Market (by its first byte or its
+/// name, io::detect_graph_format); false when it cannot be read (the reader
+/// then reports why).
+bool is_matrix_market_file(const std::string& path);
 
 /// Calls fn(Ordinal{}) with the narrowest ids that hold the graph (32-bit
 /// when every count and id fits, half the memory traffic; 64-bit otherwise,

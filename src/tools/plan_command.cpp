@@ -1,4 +1,5 @@
-// strata plan FILE|--demo: read an edge list, plan it, print the plan.
+// strata plan FILE|-|--demo: read an edge list or a Matrix Market file, plan
+// it, print the plan (text, JSON or Graphviz dot).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/io/edge_list.hpp>
+#include <strata/io/plan_dot.hpp>
 #include <strata/io/plan_writer.hpp>
 #include <strata/plan/plan_barriers.hpp>
 #include <strata/plan/reference_kahn.hpp>
@@ -30,6 +32,7 @@ namespace {
 struct PlanArgs {
   GraphSource source;
   bool json = false;
+  bool dot = false;
   bool time = false;
   int repeats = 5;
   std::uint64_t max_memory = 0;  ///< --max-memory; 0: the machine's physical memory
@@ -46,9 +49,10 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
       a.time = true;
     } else if (s == "--output") {
       const std::string& v = value("--output");
-      if (v != "text" && v != "json")
-        throw UsageError{"--output must be 'text' or 'json', not '" + v + "'"};
+      if (v != "text" && v != "json" && v != "dot")
+        throw UsageError{"--output must be 'text', 'json' or 'dot', not '" + v + "'"};
       a.json = v == "json";
+      a.dot = v == "dot";
     } else if (s == "--mode") {
       const std::string& v = value("--mode");
       try {
@@ -78,6 +82,11 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
     throw UsageError{"--rank-budget applies to --distributed planning only"};
   if (a.distributed) {
     if (a.source.demo) throw UsageError{"--distributed plans a FILE, not --demo"};
+    if (a.source.file == "-")
+      throw UsageError{"--distributed plans a file that every rank reads, not standard input"};
+    if (a.source.triangle_given)
+      throw UsageError{"--triangle does not apply to --distributed (it reads edge lists only)"};
+    if (a.dot) throw UsageError{"--output dot does not apply to --distributed (large graphs)"};
     if (a.max_memory != 0)
       throw UsageError{"--max-memory does not apply to --distributed: use --rank-budget"};
     if (a.mode_given && a.mode != PlanMode::Automatic)
@@ -96,6 +105,15 @@ double seconds(Fn&& fn) {
   const auto start = std::chrono::steady_clock::now();
   fn();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The dot writer's size limit worded for the tool.
+CliError dot_limit_error(const PlanError& e) {
+  return CliError{"InvalidArgument: " + e.message() +
+                      ". Fix: use --output json or --output text for a graph this large (dot's "
+                      "layout time grows faster than linearly and thousands of nodes are "
+                      "unreadable), or plan a smaller part of it.",
+                  exit_usage};
 }
 
 template <class Ordinal>
@@ -159,7 +177,17 @@ int plan_and_print(io::EdgeList list, const PlanArgs& args) {
     std::cerr << "planner_bytes " << scratch.bytes() + plan_bytes << " max_rss_bytes "
               << std::uint64_t(usage.ru_maxrss) * 1024 << "\n";
   }
-  io::write_plan(std::cout, plan, args.json);
+  if (args.dot) {
+    try {
+      io::write_plan_dot(std::cout, plan, deps, count);
+    } catch (const PlanError& e) {
+      if (e.kind() != ErrorKind::InvalidArgument) throw;
+      throw dot_limit_error(e);
+    }
+    std::cout.flush();
+  } else {
+    io::write_plan(std::cout, plan, args.json);
+  }
   return exit_ok;
 }
 
@@ -176,6 +204,10 @@ int plan_command(const std::vector<std::string>& argv) {
   const PlanArgs args = parse_plan_args(argv);
   if (args.distributed) {
 #ifdef STRATA_ENABLE_MPI
+    if (is_matrix_market_file(args.source.file))
+      throw UsageError{"--distributed reads edge lists only, and " +
+                       io::printable(args.source.file) +
+                       " is Matrix Market: plan it without --distributed"};
     DistributedPlanArgs d;
     d.file = args.source.file;
     d.json = args.json;
@@ -192,6 +224,13 @@ int plan_command(const std::vector<std::string>& argv) {
   const std::uint64_t budget = args.max_memory != 0 ? args.max_memory : physical_memory_bytes();
   refuse_single_process_under_mpi_launcher();
   io::EdgeList list = load_graph(args.source, budget, args.max_memory != 0);
+  if (args.dot) {  // before planning: a picture of a large graph is refused at once
+    try {
+      io::check_dot_limits(list.wave_count, list.dependencies.size());
+    } catch (const PlanError& e) {
+      throw dot_limit_error(e);
+    }
+  }
   return with_ordinal(list, budget, [&](auto ordinal) {
     return plan_and_print<decltype(ordinal)>(std::move(list), args);
   });

@@ -10,9 +10,14 @@ namespace strata::tools {
 namespace {
 
 const char* const kInput =
-    "FILE is an edge list: '#' comment lines and blank lines, then 'V E' (the wave count and\n"
-    "the dependency count), then E lines 'before after' (0-based wave ids; 'after' waits for\n"
-    "'before').\n";
+    "FILE (or - for standard input) is told apart by its first bytes:\n"
+    "  an edge list: '#' comment lines and blank lines, then 'V E' (the wave count and the\n"
+    "    dependency count), then E lines 'before after' (0-based wave ids; 'after' waits for\n"
+    "    'before');\n"
+    "  Matrix Market: '%%MatrixMarket matrix coordinate real|integer|complex|pattern\n"
+    "    general|symmetric|skew-symmetric', 1-based; with --triangle lower (default) row i\n"
+    "    waits for every column j < i it holds, with --triangle upper for every j > i; the\n"
+    "    diagonal is ignored.\n";
 
 const char* const kDemo =
     "--demo plans the built-in graph instead of a FILE: a 3-D upwind transport sweep over\n"
@@ -32,7 +37,7 @@ const char* const kExit =
 
 std::string plan_usage() {
   std::string text =
-      "usage: strata plan FILE|--demo [--output text|json]\n"
+      "usage: strata plan FILE|-|--demo [--output text|json|dot] [--triangle lower|upper]\n"
       "                   [--mode auto|sparse|dense|hybrid|fused|persistent]\n"
       "                   [--max-memory BYTES[K|M|G|T]] [--time] [--repeats N]\n"
 #ifdef STRATA_ENABLE_MPI
@@ -43,8 +48,12 @@ std::string plan_usage() {
       "Plans the graph into the fewest global barriers (Kahn layers) and prints the plan:\n"
       "'groups G barriers B', then one line per group, its waves ascending.\n"
       "\n"
-      "  --output text|json   text (default) or {\"wave_count\":V,\"group_count\":G,\n"
-      "                       \"global_barriers\":B,\"groups\":[[...],...]}\n"
+      "  --output text|json|dot\n"
+      "                       text (default), {\"wave_count\":V,\"group_count\":G,\n"
+      "                       \"global_barriers\":B,\"groups\":[[...],...],\"levels\":[...]}\n"
+      "                       or Graphviz dot (waves ranked by group; small graphs only)\n"
+      "  --triangle lower|upper\n"
+      "                       Matrix Market input: which triangle defines the DAG\n"
       "  --mode MODE          force one planner mode (every mode gives the same plan); auto,\n"
       "                       the default, lets the launch policy choose before each layer\n"
       "  --max-memory BYTES   bound what planning may hold, reading included (K/M/G/T: powers\n"
@@ -65,19 +74,25 @@ std::string plan_usage() {
 
 std::string explain_usage() {
   return std::string(
-             "usage: strata explain FILE|--demo\n"
+             "usage: strata explain FILE|-|--demo [--output text|json] [--triangle lower|upper]\n"
              "\n"
              "Plans the graph and prints the launch policy's recommendation for its first layer\n"
              "(mode, league and team size, frontier capacity, bytes needed, the reason), the\n"
-             "device limits it was computed from, and what the planner did.\n"
+             "device limits it was computed from, what the planner did, and the plan's layer\n"
+             "widths (waves per group: min, median, max and a histogram).\n"
+             "\n"
+             "  --output text|json   the report as text (default) or one JSON object\n"
+             "  --triangle lower|upper\n"
+             "                       Matrix Market input: which triangle defines the DAG\n"
              "\n") +
          kInput + "\n" + kDemo + "\n" + kExit;
 }
 
 std::string run_usage() {
   return std::string(
-             "usage: strata run FILE|--demo [--mode auto|layered|persistent|dataflow]\n"
+             "usage: strata run FILE|-|--demo [--mode auto|layered|persistent|dataflow]\n"
              "                  [--wave-work N] [--max-wall-time SECONDS] [--time]\n"
+             "                  [--triangle lower|upper]\n"
              "\n"
              "Plans the graph as 'strata plan' does (same errors), then executes it through\n"
              "strata::Executor: a synthetic wave per wave that checks its predecessors finished\n"
@@ -94,9 +109,10 @@ std::string run_usage() {
 
 std::string gen_usage() {
   return std::string(
-             "usage: strata gen KIND ARGS... [--seed S]\n"
+             "usage: strata gen KIND ARGS... [--seed S] [--output edges|mtx]\n"
              "\n"
-             "Writes a generated graph as edge-list text on stdout (input for 'strata plan').\n"
+             "Writes a generated graph on stdout (input for 'strata plan'): edge-list text, or\n"
+             "with --output mtx a Matrix Market pattern of the lower triangle with its diagonal.\n"
              "The same seed (default 1) gives the same graph on every machine.\n"
              "\n"
              "  sweep2d NX [NY]                 2-D upwind transport sweep\n"
@@ -120,14 +136,14 @@ std::string general_usage() {
          ": plans the dependency DAG of the kernels (\"waves\") a simulation launches into\n"
          "the fewest global synchronisation layers (Kahn layers), in parallel on Kokkos.\n"
          "\n"
-         "usage: strata plan FILE|--demo [OPTIONS]     the plan: groups and barriers\n"
+         "usage: strata plan FILE|-|--demo [OPTIONS]   the plan: groups and barriers\n"
 #ifdef STRATA_ENABLE_MPI
          "       mpiexec -n N strata plan FILE --distributed [OPTIONS]\n"
          "                                             the same, sharded over N MPI ranks\n"
 #endif
-         "       strata explain FILE|--demo            the launch policy's decision, device limits\n"
-         "       strata run FILE|--demo [OPTIONS]      plan, then execute a synthetic wave per wave\n"
-         "       strata gen KIND ARGS... [--seed S]    a generated graph (edge-list text)\n"
+         "       strata explain FILE|-|--demo [OPTIONS] the launch policy's decision, layer widths\n"
+         "       strata run FILE|-|--demo [OPTIONS]    plan, then execute a synthetic wave per wave\n"
+         "       strata gen KIND ARGS... [OPTIONS]     a generated graph (edge list or .mtx)\n"
          "       strata COMMAND --help                 a command's options\n"
          "       strata --version | --help | --kokkos-help\n"
          "\n" +

@@ -296,6 +296,100 @@ static void test_count_beyond_types(void) {
   CHECK(strstr(strata_last_error_message(), "Fix:") != NULL);
 }
 
+/* The diamond as a CSR, each way: out-edges, in-edges, and the lower and
+ * upper triangles of a matrix holding its diagonal; all four give the
+ * diamond's plan. */
+static void check_diamond(strata_plan_t* plan) {
+  CHECK(plan != NULL && strata_plan_group_count(plan) == 3);
+  if (plan == NULL) return;
+  if (strata_plan_ordinal_bits(plan) == 32) {
+    const uint32_t* levels = strata_plan_levels_u32(plan);
+    CHECK(levels && levels[0] == 0 && levels[1] == 1 && levels[2] == 1 && levels[3] == 2);
+  } else {
+    const uint64_t* levels = strata_plan_levels_u64(plan);
+    CHECK(levels && levels[0] == 0 && levels[1] == 1 && levels[2] == 1 && levels[3] == 2);
+  }
+  strata_plan_destroy(plan);
+}
+
+static void test_csr(void) {
+  strata_plan_t* plan = NULL;
+  strata_error_info info;
+  const uint32_t out_map[] = {0, 2, 3, 4, 4}, out_entries[] = {1, 2, 3, 3};
+  const uint32_t in_map[] = {0, 0, 1, 2, 4}, in_entries[] = {0, 0, 1, 2};
+  /* L with its diagonal (rows 0..3), and U = L transposed with the diamond reversed */
+  const uint32_t lower_map[] = {0, 1, 3, 5, 8}, lower_entries[] = {0, 0, 1, 0, 2, 1, 2, 3};
+  const uint64_t upper_map[] = {0, 3, 5, 7, 8}, upper_entries[] = {0, 1, 2, 1, 3, 2, 3, 3};
+  const uint64_t out_map64[] = {0, 2, 3, 4, 4}, out_entries64[] = {1, 2, 3, 3};
+  CHECK_STATUS(strata_plan_csr_u32(4, out_map, out_entries, 4, STRATA_CSR_OUT_EDGES, &plan),
+               STRATA_OK);
+  check_diamond(plan);
+  CHECK_STATUS(strata_plan_csr_u32(4, in_map, in_entries, 4, STRATA_CSR_IN_EDGES, &plan),
+               STRATA_OK);
+  check_diamond(plan);
+  CHECK_STATUS(
+      strata_plan_csr_u32(4, lower_map, lower_entries, 8, STRATA_CSR_LOWER_TRIANGLE, &plan),
+      STRATA_OK);
+  check_diamond(plan);
+  CHECK_STATUS(strata_plan_csr_u64(4, out_map64, out_entries64, 4, STRATA_CSR_OUT_EDGES, &plan),
+               STRATA_OK);
+  check_diamond(plan);
+  /* upper: row i waits for its columns j > i: 3 first, 0 last */
+  CHECK_STATUS(
+      strata_plan_csr_u64(4, upper_map, upper_entries, 8, STRATA_CSR_UPPER_TRIANGLE, &plan),
+      STRATA_OK);
+  {
+    const uint64_t* levels = plan ? strata_plan_levels_u64(plan) : NULL;
+    CHECK(levels && levels[3] == 0 && levels[1] == 1 && levels[2] == 1 && levels[0] == 2);
+    strata_plan_destroy(plan);
+  }
+  /* an empty CSR */
+  const uint32_t empty_map[] = {0};
+  CHECK_STATUS(strata_plan_csr_u32(0, empty_map, NULL, 0, STRATA_CSR_OUT_EDGES, &plan), STRATA_OK);
+  CHECK(strata_plan_group_count(plan) == 0);
+  strata_plan_destroy(plan);
+
+  /* bad CSRs: typed status, the row and index in the info, a Fix: hint */
+  const uint32_t bad_start[] = {1, 2, 3, 4, 4};
+  CHECK_STATUS(strata_plan_csr_u32(4, bad_start, out_entries, 4, STRATA_CSR_OUT_EDGES, &plan),
+               STRATA_ERROR_INVALID_CSR);
+  CHECK(plan == NULL);
+  CHECK(starts_with(strata_last_error_message(),
+                    "InvalidCsr: strata_plan_csr_u32: row_map[0] is 1"));
+  CHECK(strstr(strata_last_error_message(), "Fix:") != NULL);
+  const uint32_t decreasing[] = {0, 2, 1, 4, 4};
+  CHECK_STATUS(strata_plan_csr_u32(4, decreasing, out_entries, 4, STRATA_CSR_OUT_EDGES, &plan),
+               STRATA_ERROR_INVALID_CSR);
+  strata_last_error_info(&info);
+  CHECK(info.kind == STRATA_ERROR_INVALID_CSR && info.wave == 1 && info.requested == 2);
+  CHECK(strcmp(info.field, "row_map") == 0);
+  CHECK(strstr(strata_last_error_message(), "row_map decreases at row 1") != NULL);
+  CHECK_STATUS(strata_plan_csr_u32(4, out_map, out_entries, 3, STRATA_CSR_OUT_EDGES, &plan),
+               STRATA_ERROR_INVALID_CSR);
+  CHECK(strstr(strata_last_error_message(), "but entry_count is 3") != NULL);
+  const uint32_t out_of_range[] = {1, 2, 9, 3};
+  CHECK_STATUS(strata_plan_csr_u32(4, out_map, out_of_range, 4, STRATA_CSR_IN_EDGES, &plan),
+               STRATA_ERROR_INVALID_CSR);
+  strata_last_error_info(&info);
+  CHECK(info.wave == 1 && info.requested == 2 && strcmp(info.field, "entries") == 0);
+  CHECK(strstr(strata_last_error_message(), "entries[2] = 9 (row 1)") != NULL);
+  CHECK_STATUS(strata_plan_csr_u32(4, NULL, out_entries, 4, STRATA_CSR_OUT_EDGES, &plan),
+               STRATA_ERROR_INVALID_CSR);
+  CHECK_STATUS(strata_plan_csr_u32(4, out_map, NULL, 4, STRATA_CSR_OUT_EDGES, &plan),
+               STRATA_ERROR_INVALID_CSR);
+  CHECK_STATUS(strata_plan_csr_u32(4, out_map, out_entries, 4, 7, &plan),
+               STRATA_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(strata_plan_csr_u32(4, out_map, out_entries, 4, STRATA_CSR_OUT_EDGES, NULL),
+               STRATA_ERROR_INVALID_ARGUMENT);
+  CHECK(strcmp(strata_status_name(STRATA_ERROR_INVALID_CSR), "InvalidCsr") == 0);
+  /* a diagonal entry of an edge CSR is a self dependency; a cycle is a cycle */
+  CHECK_STATUS(strata_plan_csr_u32(4, lower_map, lower_entries, 8, STRATA_CSR_IN_EDGES, &plan),
+               STRATA_ERROR_SELF_DEPENDENCY);
+  const uint32_t cycle_map[] = {0, 1, 2}, cycle_entries[] = {1, 0};
+  CHECK_STATUS(strata_plan_csr_u32(2, cycle_map, cycle_entries, 2, STRATA_CSR_OUT_EDGES, &plan),
+               STRATA_ERROR_CYCLE);
+}
+
 int main(void) {
   test_not_initialized();
   CHECK_STATUS(strata_initialize(), STRATA_OK);
@@ -311,6 +405,7 @@ int main(void) {
   test_thread_local_error();
   test_plan_from_other_threads();
   test_count_beyond_types();
+  test_csr();
 
   /* A plan outlives finalize; planning afterwards is NotInitialized, and
    * Kokkos cannot restart. */

@@ -10,6 +10,10 @@ program tst_fortran_api
   integer(c_int32_t) :: pairs(8), offsets(5), waves(4), levels(4), short_offsets(2)
   integer(c_int64_t) :: pairs64(8), groups
   integer(c_int32_t), parameter :: cycle_pairs(6) = [0, 1, 1, 2, 2, 0]
+  ! the diamond as the CSR of a lower-triangular matrix with its diagonal
+  integer(c_int32_t), parameter :: lower_map(5) = [0, 1, 3, 5, 8]
+  integer(c_int32_t), parameter :: lower_entries(8) = [0, 0, 1, 0, 2, 1, 2, 3]
+  integer(c_int32_t), pointer :: levels32(:)
   type(c_ptr) :: plan
   integer(c_int64_t), pointer :: waves64(:), offsets64(:)
   character(len=:), allocatable :: message
@@ -53,6 +57,22 @@ program tst_fortran_api
   call expect(.not. c_associated(strata_plan_waves_u32(plan)), "wrong-width accessor is NULL")
   call expect(strata_last_error_kind() == STRATA_ERROR_INVALID_ARGUMENT, "wrong width error")
   call strata_plan_destroy(plan)
+
+  ! a CSR: a matrix's lower triangle (diagonal ignored), and a malformed row_map
+  status = strata_plan_csr_u32(4_c_int64_t, lower_map, lower_entries, 8_c_size_t, &
+                               STRATA_CSR_LOWER_TRIANGLE, plan)
+  call expect(status == STRATA_OK, "plan_csr_u32: "//strata_last_error_message())
+  call expect(strata_plan_group_count(plan) == 3, "plan_csr_u32 group count")
+  call c_f_pointer(strata_plan_levels_u32(plan), levels32, [strata_plan_wave_count(plan)])
+  call expect(all(levels32 == [0, 1, 1, 2]), "plan_csr_u32 levels")
+  call strata_plan_destroy(plan)
+  status = strata_plan_csr_u32(4_c_int64_t, [0, 2, 1, 8, 8], lower_entries, 8_c_size_t, &
+                               STRATA_CSR_LOWER_TRIANGLE, plan)
+  call expect(status == STRATA_ERROR_INVALID_CSR, "plan_csr_u32 decreasing row_map")
+  call expect(.not. c_associated(plan), "no plan for a bad CSR")
+  message = strata_last_error_message()
+  call expect(index(message, "InvalidCsr: ") == 1 .and. index(message, "Fix:") > 0, &
+              "bad CSR message: "//message)
 
   ! a cycle: typed status, message with the kind and a Fix: hint
   status = strata_plan_u32(3_c_int64_t, cycle_pairs, 3_c_size_t, plan)

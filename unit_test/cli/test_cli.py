@@ -44,7 +44,8 @@ rc, out, err = run("plan", diamond)
 check("text output", rc == 0 and out == "groups 3 barriers 2\n0 4\n1 2\n3\n", repr(out))
 rc, out, err = run("plan", diamond, "--output", "json")
 check("json output", rc == 0 and json.loads(out) == {
-    "wave_count": 5, "group_count": 3, "global_barriers": 2, "groups": [[0, 4], [1, 2], [3]]}, out)
+    "wave_count": 5, "group_count": 3, "global_barriers": 2, "groups": [[0, 4], [1, 2], [3]],
+    "levels": [0, 1, 1, 2, 0]}, out)
 rc, out, err = run("plan", diamond, "--time", "--repeats", "3")
 check("--time keeps stdout the plan", rc == 0 and out.startswith("groups 3 barriers 2\n"), out)
 check("--time reports plan_seconds", "plan_seconds " in err and "reference_seconds " in err, err)
@@ -150,7 +151,7 @@ check("explain reports the plan's groups",
       lines.get("planned", "").startswith(plan_out.split()[1] + " groups"), out + plan_out)
 check("explain names the planner's counters",
       "device-paced batches" in lines.get("planned", "") and "chained waves" in lines.get("planned", ""), out)
-expect_error("explain needs a file", ["explain"], 2, "'explain' takes one FILE")
+expect_error("explain needs a file", ["explain"], 2, "'explain' needs exactly one of FILE or --demo")
 
 # --- issue 12: memory limits, output errors, Kokkos messages --------------------
 ASAN = "ASAN_OPTIONS" in os.environ  # ASan cannot run in a small address space

@@ -19,7 +19,9 @@ truncate), `<path P>` (an existing path such as /dev/zero); command is the
 argument list (shell quoting) with FILE for the input's path, optionally
 preceded by NAME=VALUE (an environment variable) and ulimit-v=SIZE /
 ulimit-f=SIZE (the child's RLIMIT_AS / RLIMIT_FSIZE in bytes, K/M/G
-suffixes), and followed by one stdout redirection: >/dev/full, >file (a new file),
+suffixes), and followed by `<FILE` (standard input read from the input
+file; FILE itself then usually appears as `-`) and/or one stdout
+redirection: >/dev/full, >file (a new file),
 >&- (stdout closed) or >broken-pipe (a pipe whose reader is gone, SIGPIPE ignored). Rows
 with ulimit-v are skipped under AddressSanitizer (ASAN_OPTIONS set), which
 cannot run in a small address space; in a device build (CUDA, HIP) such a row
@@ -159,6 +161,8 @@ for at in range(start + 3, stop):
         else:
             env[name] = value
     redirect = words.pop() if words and words[-1].startswith(">") else None
+    stdin_file = "<FILE" in words
+    words = [w for w in words if w != "<FILE"]
     args = [path if a == "FILE" else a for a in words]
     if "--distributed" in args and "ASAN_OPTIONS" in os.environ:
         # A single MPI process: Open MPI's unloaded components leak where no
@@ -188,8 +192,11 @@ for at in range(start + 3, stop):
         if close_stdout:
             os.close(1)
 
-    p = subprocess.run([STRATA, *args], stdout=stdout, stderr=subprocess.PIPE, timeout=600,
-                       env=env, preexec_fn=setup)
+    stdin = open(path, "rb") if stdin_file else subprocess.DEVNULL
+    p = subprocess.run([STRATA, *args], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
+                       timeout=600, env=env, preexec_fn=setup)
+    if stdin_file:
+        stdin.close()
     if pipe_write is not None:
         os.close(pipe_write)
     if hasattr(stdout, "close"):

@@ -36,6 +36,31 @@ for name, text in edge.items():
     put("edge_list", name, text)
 
 
+# --- matrix_market: Matrix Market text, valid and not -------------------------
+B = "%%MatrixMarket matrix coordinate "
+mtx = {
+    "real_general.mtx": B + "real general\n% c\n4 4 6\n1 1 1.0\n2 1 -2e3\n3 1 .5\n4 2 5.\n4 3 +1E-2\n1 4 7\n",
+    "pattern_symmetric.mtx": B + "pattern symmetric\n3 3 3\n2 1\n3 2\n1 3\n",
+    "integer_skew.mtx": B + "integer skew-symmetric\n3 3 2\n2 1 -4\n3 1 4\n",
+    "complex_hermitian.mtx": B + "complex hermitian\n2 2 2\n1 1 1 0\n2 1 0.5 -0.5\n",
+    "crlf_case.mtx": "%%MatrixMarket MATRIX Coordinate Pattern GENERAL\r\n\r\n3 3 2\r\n2 1\r\n3\t2",
+    "special_values.mtx": B + "real general\n2 2 2\n2 1 NaN\n1 2 -inf\n",
+    "empty.mtx": B + "real general\n0 0 0\n",
+    "array.mtx": "%%MatrixMarket matrix array real general\n2 2\n1\n0\n0\n1\n",
+    "bad_banner.mtx": "%%MatrixMarkt matrix coordinate real general\n1 1 0\n",
+    "not_square.mtx": B + "real general\n3 4 0\n",
+    "index_zero.mtx": B + "pattern general\n3 3 1\n0 1\n",
+    "index_beyond.mtx": B + "pattern general\n3 3 1\n4 1\n",
+    "too_few.mtx": B + "real general\n3 3 2\n2 1 1\n",
+    "too_many.mtx": B + "real general\n3 3 1\n2 1 1\n3 1 1\n",
+    "bad_value.mtx": B + "integer general\n3 3 1\n2 1 1.5\n",
+    "huge_size.mtx": B + "real general\n4 4 1099511627776\n2 1 1\n",
+    "huge_rows.mtx": B + "pattern general\n18446744073709551615 18446744073709551615 1\n18446744073709551615 1\n",
+}
+for name, text in mtx.items():
+    put("matrix_market", name, text)
+
+
 # --- plan_barriers: flags, u16 wave count, then u16 id pairs -------------------
 def plan(flags, waves, deps):
     """Encodes a seed; the wave count must be representable (see the harness)."""

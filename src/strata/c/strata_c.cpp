@@ -63,6 +63,7 @@ struct CError {
   std::string message;
   std::string field;
   std::uint64_t requested = 0;
+  std::uint64_t wave = 0;
 };
 
 struct LastError {
@@ -130,6 +131,7 @@ strata_status guarded(Body&& body) noexcept {
   } catch (const CError& e) {
     const strata_status status = record(e.status, e.message, e.field);
     last_error().info.requested = e.requested;
+    last_error().info.wave = e.wave;
     return status;
   } catch (const std::bad_alloc&) {
     return record(STRATA_ERROR_STORAGE_RESERVE_FAILED,
@@ -195,33 +197,11 @@ bool default_space_usable_here() {
   return true;
 }
 
-/// Plans on the default execution space and returns the plan's host mirror.
+/// Plans `deps` on the default execution space and returns the plan's host mirror.
 template <class Ordinal>
-HostPlan<Ordinal> plan_on_default_space(const char* function, std::uint64_t wave_count,
-                                        const Ordinal* pairs, std::size_t dependency_count) {
-  require_initialized(function);
-  if (dependency_count > 0 && pairs == nullptr)
-    throw invalid_argument(std::string(function) + ": pairs is NULL but dependency_count is " +
-                               std::to_string(dependency_count),
-                           "pass an array of 2 * dependency_count integers (before, after)");
-  // A count beyond the ordinal (the offset type is the same) is CountOverflow
-  // before any copy is sized from it.
-  strata::checked_count<Ordinal>(dependency_count, "dependency count");
-  // The pairs are copied into WaveDependency records (reading a uint array
-  // through a struct type would break C++'s aliasing rules).
-  std::vector<strata::WaveDependency<Ordinal>> deps;
-  try {
-    deps.resize(dependency_count);
-  } catch (const std::length_error&) {
-    throw strata::PlanError::count_overflow("dependency count");
-  } catch (const std::bad_alloc& e) {
-    throw strata::PlanError::storage_reserve_failed("dependency copy", dependency_count,
-                                                    e.what());
-  }
-  for (std::size_t i = 0; i < dependency_count; ++i) {
-    deps[i].before = pairs[2 * i];
-    deps[i].after = pairs[2 * i + 1];
-  }
+HostPlan<Ordinal> plan_dependencies(const char* function, std::uint64_t wave_count,
+                                    const std::vector<strata::WaveDependency<Ordinal>>& deps) {
+  (void)function;  // named in the message when no backend can run here
   const std::lock_guard<std::mutex> lock(planning_mutex);
   if (default_space_usable_here())
     return plan_on(Kokkos::DefaultExecutionSpace(), wave_count, deps);
@@ -237,21 +217,129 @@ HostPlan<Ordinal> plan_on_default_space(const char* function, std::uint64_t wave
 #endif
 }
 
+/// A dependency list of `count` records; failures are typed.
+template <class Ordinal>
+std::vector<strata::WaveDependency<Ordinal>> dependency_storage(std::size_t count) {
+  // A count beyond the ordinal (the offset type is the same) is CountOverflow
+  // before any copy is sized from it.
+  strata::checked_count<Ordinal>(count, "dependency count");
+  std::vector<strata::WaveDependency<Ordinal>> deps;
+  try {
+    deps.resize(count);
+  } catch (const std::length_error&) {
+    throw strata::PlanError::count_overflow("dependency count");
+  } catch (const std::bad_alloc& e) {
+    throw strata::PlanError::storage_reserve_failed("dependency copy", count, e.what());
+  }
+  return deps;
+}
+
+/// Plans (before, after) pairs on the default execution space.
+template <class Ordinal>
+HostPlan<Ordinal> plan_on_default_space(const char* function, std::uint64_t wave_count,
+                                        const Ordinal* pairs, std::size_t dependency_count) {
+  require_initialized(function);
+  if (dependency_count > 0 && pairs == nullptr)
+    throw invalid_argument(std::string(function) + ": pairs is NULL but dependency_count is " +
+                               std::to_string(dependency_count),
+                           "pass an array of 2 * dependency_count integers (before, after)");
+  // The pairs are copied into WaveDependency records (reading a uint array
+  // through a struct type would break C++'s aliasing rules).
+  auto deps = dependency_storage<Ordinal>(dependency_count);
+  for (std::size_t i = 0; i < dependency_count; ++i) {
+    deps[i].before = pairs[2 * i];
+    deps[i].after = pairs[2 * i + 1];
+  }
+  return plan_dependencies(function, wave_count, deps);
+}
+
+CError invalid_csr(const char* function, const std::string& what, const char* field,
+                   std::uint64_t row, std::uint64_t index, const std::string& fix) {
+  CError e{STRATA_ERROR_INVALID_CSR,
+           std::string("InvalidCsr: ") + function + ": " + what + ". Fix: " + fix, field, index,
+           row};
+  return e;
+}
+
+/// Checks a CSR (strata_c.h lists the checks, in their order) and plans it.
+template <class Ordinal>
+HostPlan<Ordinal> plan_csr_on_default_space(const char* function, std::uint64_t wave_count,
+                                            const Ordinal* row_map, const Ordinal* entries,
+                                            std::size_t entry_count, strata_csr_kind kind) {
+  require_initialized(function);
+  if (kind != STRATA_CSR_OUT_EDGES && kind != STRATA_CSR_IN_EDGES &&
+      kind != STRATA_CSR_LOWER_TRIANGLE && kind != STRATA_CSR_UPPER_TRIANGLE)
+    throw invalid_argument(std::string(function) + ": unknown CSR kind " + std::to_string(kind),
+                           "pass STRATA_CSR_OUT_EDGES, STRATA_CSR_IN_EDGES, "
+                           "STRATA_CSR_LOWER_TRIANGLE or STRATA_CSR_UPPER_TRIANGLE");
+  // row_map holds wave_count + 1 offsets: that count must be addressable.
+  if (wave_count >= std::numeric_limits<std::size_t>::max())
+    throw strata::PlanError::count_overflow("wave count");
+  const auto n = static_cast<std::size_t>(wave_count);
+  const std::string fix = "row_map holds wave_count + 1 non-decreasing offsets from 0 to "
+                          "entry_count, entries holds entry_count wave ids below wave_count";
+  if (row_map == nullptr) throw invalid_csr(function, "row_map is NULL", "row_map", 0, 0, fix);
+  if (row_map[0] != 0)
+    throw invalid_csr(function, "row_map[0] is " + std::to_string(row_map[0]) + ", not 0",
+                      "row_map", 0, 0, fix);
+  for (std::size_t w = 0; w < n; ++w)
+    if (row_map[w + 1] < row_map[w])
+      throw invalid_csr(function,
+                        "row_map decreases at row " + std::to_string(w) + ": row_map[" +
+                            std::to_string(w + 1) + "] = " + std::to_string(row_map[w + 1]) +
+                            " < row_map[" + std::to_string(w) + "] = " +
+                            std::to_string(row_map[w]),
+                        "row_map", w, w + 1, fix);
+  if (static_cast<std::uint64_t>(row_map[n]) != entry_count)
+    throw invalid_csr(function,
+                      "row_map[wave_count] = " + std::to_string(row_map[n]) +
+                          " but entry_count is " + std::to_string(entry_count),
+                      "row_map", n, n, fix);
+  if (entries == nullptr && entry_count > 0)
+    throw invalid_csr(function,
+                      "entries is NULL but entry_count is " + std::to_string(entry_count),
+                      "entries", 0, 0, fix);
+  std::size_t count = 0;
+  for (std::size_t w = 0; w < n; ++w)
+    for (std::size_t k = row_map[w]; k < static_cast<std::size_t>(row_map[w + 1]); ++k) {
+      const std::uint64_t v = entries[k];
+      if (v >= wave_count)
+        throw invalid_csr(function,
+                          "entries[" + std::to_string(k) + "] = " + std::to_string(v) +
+                              " (row " + std::to_string(w) + ") is not a wave below wave_count = " +
+                              std::to_string(wave_count),
+                          "entries", w, k, fix);
+      count += kind == STRATA_CSR_LOWER_TRIANGLE ? v < w
+               : kind == STRATA_CSR_UPPER_TRIANGLE ? v > w
+                                                   : 1;
+    }
+  auto deps = dependency_storage<Ordinal>(count);
+  std::size_t at = 0;
+  for (std::size_t w = 0; w < n; ++w)
+    for (std::size_t k = row_map[w]; k < static_cast<std::size_t>(row_map[w + 1]); ++k) {
+      const Ordinal v = entries[k], row = static_cast<Ordinal>(w);
+      if (kind == STRATA_CSR_OUT_EDGES)
+        deps[at++] = {row, v};
+      else if (kind == STRATA_CSR_IN_EDGES || (kind == STRATA_CSR_LOWER_TRIANGLE ? v < w : v > w))
+        deps[at++] = {v, row};
+    }
+  return plan_dependencies(function, wave_count, deps);
+}
+
 template <class Ordinal>
 void copy_view(const typename HostPlan<Ordinal>::view_type& view, std::vector<Ordinal>& out) {
   out.assign(view.data(), view.data() + view.extent(0));
 }
 
-template <class Ordinal>
-strata_status plan_handle(const char* function, std::uint64_t wave_count, const Ordinal* pairs,
-                          std::size_t dependency_count, strata_plan_t** out) {
+/// A library-owned plan from `make_plan()` (a HostPlan<Ordinal>).
+template <class Ordinal, class MakePlan>
+strata_status plan_handle(const char* function, strata_plan_t** out, MakePlan&& make_plan) {
   return guarded([&]() -> strata_status {
     if (out == nullptr)
       throw invalid_argument(std::string(function) + ": out is NULL",
                              "pass the address of a strata_plan_t* to receive the plan");
     *out = nullptr;
-    const HostPlan<Ordinal> host =
-        plan_on_default_space(function, wave_count, pairs, dependency_count);
+    const HostPlan<Ordinal> host = make_plan();
     auto plan = std::make_unique<strata_plan>();
     plan->wave_count = host.wave_count();
     if constexpr (std::is_same_v<Ordinal, std::uint32_t>) {
@@ -357,6 +445,7 @@ const char* strata_status_name(strata_status status) {
     case STRATA_OK: return "Ok";
     case STRATA_ERROR_BUFFER_TOO_SMALL: return "BufferTooSmall";
     case STRATA_ERROR_NOT_INITIALIZED: return "NotInitialized";
+    case STRATA_ERROR_INVALID_CSR: return "InvalidCsr";
     case STRATA_ERROR_INTERNAL: return "Internal";
     default: break;
   }
@@ -406,13 +495,35 @@ const char* strata_version(void) { return STRATA_VERSION_STRING; }
 
 strata_status strata_plan_u32(uint64_t wave_count, const uint32_t* pairs,
                               size_t dependency_count, strata_plan_t** out) {
-  return plan_handle<std::uint32_t>("strata_plan_u32", wave_count, pairs, dependency_count, out);
+  return plan_handle<std::uint32_t>("strata_plan_u32", out, [&] {
+    return plan_on_default_space("strata_plan_u32", wave_count, pairs, dependency_count);
+  });
 }
 
 strata_status strata_plan_u64(uint64_t wave_count, const uint64_t* pairs,
                               size_t dependency_count, strata_plan_t** out) {
   static_assert(std::is_same_v<uint64_t, std::uint64_t>, "uint64_t mismatch");
-  return plan_handle<std::uint64_t>("strata_plan_u64", wave_count, pairs, dependency_count, out);
+  return plan_handle<std::uint64_t>("strata_plan_u64", out, [&] {
+    return plan_on_default_space("strata_plan_u64", wave_count, pairs, dependency_count);
+  });
+}
+
+strata_status strata_plan_csr_u32(uint64_t wave_count, const uint32_t* row_map,
+                                  const uint32_t* entries, size_t entry_count,
+                                  strata_csr_kind kind, strata_plan_t** out) {
+  return plan_handle<std::uint32_t>("strata_plan_csr_u32", out, [&] {
+    return plan_csr_on_default_space("strata_plan_csr_u32", wave_count, row_map, entries,
+                                     entry_count, kind);
+  });
+}
+
+strata_status strata_plan_csr_u64(uint64_t wave_count, const uint64_t* row_map,
+                                  const uint64_t* entries, size_t entry_count,
+                                  strata_csr_kind kind, strata_plan_t** out) {
+  return plan_handle<std::uint64_t>("strata_plan_csr_u64", out, [&] {
+    return plan_csr_on_default_space("strata_plan_csr_u64", wave_count, row_map, entries,
+                                     entry_count, kind);
+  });
 }
 
 void strata_plan_destroy(strata_plan_t* plan) { delete plan; }

@@ -30,11 +30,19 @@ module strata
   integer(c_int), parameter, public :: STRATA_ERROR_IO_ERROR = 8
   integer(c_int), parameter, public :: STRATA_ERROR_BUFFER_TOO_SMALL = 100
   integer(c_int), parameter, public :: STRATA_ERROR_NOT_INITIALIZED = 101
+  integer(c_int), parameter, public :: STRATA_ERROR_INVALID_CSR = 102
   integer(c_int), parameter, public :: STRATA_ERROR_INTERNAL = 255
+
+  ! What row w of a CSR lists (strata_plan_csr_u32/_u64; see strata_c.h).
+  integer(c_int), parameter, public :: STRATA_CSR_OUT_EDGES = 0
+  integer(c_int), parameter, public :: STRATA_CSR_IN_EDGES = 1
+  integer(c_int), parameter, public :: STRATA_CSR_LOWER_TRIANGLE = 2
+  integer(c_int), parameter, public :: STRATA_CSR_UPPER_TRIANGLE = 3
 
   public :: strata_initialize, strata_finalize, strata_is_initialized
   public :: strata_plan_into_u32, strata_plan_into_u64
   public :: strata_plan_u32, strata_plan_u64, strata_plan_destroy
+  public :: strata_plan_csr_u32, strata_plan_csr_u64
   public :: strata_plan_wave_count, strata_plan_group_count, strata_plan_global_barriers
   public :: strata_plan_group_offsets_u32, strata_plan_waves_u32, strata_plan_levels_u32
   public :: strata_plan_group_offsets_u64, strata_plan_waves_u64, strata_plan_levels_u64
@@ -115,6 +123,33 @@ module strata
       type(c_ptr), intent(out) :: plan
       integer(c_int) :: status
     end function strata_plan_u64
+
+    ! A CSR: row_map(1:wave_count+1) 0-based offsets into entries(1:entry_count),
+    ! entries 0-based wave ids; kind one of the STRATA_CSR_* constants. A
+    ! matrix's CSR with kind STRATA_CSR_LOWER_TRIANGLE plans its triangular solve.
+    function strata_plan_csr_u32(wave_count, row_map, entries, entry_count, kind, plan) &
+        bind(c, name="strata_plan_csr_u32") result(status)
+      import :: c_int, c_int32_t, c_int64_t, c_size_t, c_ptr
+      integer(c_int64_t), value :: wave_count
+      integer(c_int32_t), intent(in) :: row_map(*)
+      integer(c_int32_t), intent(in) :: entries(*)
+      integer(c_size_t), value :: entry_count
+      integer(c_int), value :: kind
+      type(c_ptr), intent(out) :: plan
+      integer(c_int) :: status
+    end function strata_plan_csr_u32
+
+    function strata_plan_csr_u64(wave_count, row_map, entries, entry_count, kind, plan) &
+        bind(c, name="strata_plan_csr_u64") result(status)
+      import :: c_int, c_int64_t, c_size_t, c_ptr
+      integer(c_int64_t), value :: wave_count
+      integer(c_int64_t), intent(in) :: row_map(*)
+      integer(c_int64_t), intent(in) :: entries(*)
+      integer(c_size_t), value :: entry_count
+      integer(c_int), value :: kind
+      type(c_ptr), intent(out) :: plan
+      integer(c_int) :: status
+    end function strata_plan_csr_u64
 
     subroutine strata_plan_destroy(plan) bind(c, name="strata_plan_destroy")
       import :: c_ptr

@@ -22,7 +22,8 @@
  * is the same. The last-error state is per thread.
  *
  * Dependencies are a host array of 2 * dependency_count integers:
- * pairs[2*i] = before, pairs[2*i+1] = after ("after waits for before").
+ * pairs[2*i] = before, pairs[2*i+1] = after ("after waits for before"),
+ * or a CSR (row_map / entries, strata_plan_csr_u32/_u64 below).
  * The result is the Kahn layering: group g holds the waves
  * waves[group_offsets[g]] .. waves[group_offsets[g+1] - 1], ascending, groups
  * in layer order; levels[w] is the group of wave w; global barriers =
@@ -53,6 +54,7 @@ enum {
   STRATA_ERROR_IO_ERROR = 8,
   STRATA_ERROR_BUFFER_TOO_SMALL = 100,      /* a caller-provided array is too short */
   STRATA_ERROR_NOT_INITIALIZED = 101,       /* strata_initialize() was not called */
+  STRATA_ERROR_INVALID_CSR = 102,           /* row_map / entries do not form a CSR */
   STRATA_ERROR_INTERNAL = 255               /* an unexpected exception (a bug: report it) */
 };
 
@@ -110,6 +112,36 @@ const uint64_t* strata_plan_group_offsets_u64(const strata_plan_t* plan);
 const uint64_t* strata_plan_waves_u64(const strata_plan_t* plan);
 const uint64_t* strata_plan_levels_u64(const strata_plan_t* plan);
 
+/* ---- Planning from a CSR (a sparse matrix's row_map / entries) -------- */
+
+/* What row w of a CSR lists. An int, so Fortran passes it as integer(c_int). */
+typedef int strata_csr_kind;
+enum {
+  STRATA_CSR_OUT_EDGES = 0,       /* the waves that wait for w (w -> entries[k]) */
+  STRATA_CSR_IN_EDGES = 1,        /* the waves w waits for (entries[k] -> w) */
+  STRATA_CSR_LOWER_TRIANGLE = 2,  /* the columns of row w of a matrix: w waits for
+                                     every column j < w; j == w and j > w are ignored
+                                     (a factor L, diagonal included, as it is stored) */
+  STRATA_CSR_UPPER_TRIANGLE = 3   /* the same with j > w (a factor U) */
+};
+
+/* Plans a CSR of wave_count rows: row_map has wave_count + 1 offsets,
+ * row w's entries are entries[row_map[w]] .. entries[row_map[w+1] - 1], and
+ * entry_count is the length of entries. A malformed CSR is
+ * STRATA_ERROR_INVALID_CSR, checked before anything is planned, in this order:
+ * row_map NULL; row_map[0] != 0; row_map[w+1] < row_map[w] (info.wave = w,
+ * info.requested = w + 1); row_map[wave_count] != entry_count; entries NULL
+ * with entries to read; entries[k] >= wave_count (info.wave = its row,
+ * info.requested = k). info.field names the array ("row_map", "entries").
+ * Then it plans like strata_plan_u32/_u64 (a self entry in an IN/OUT_EDGES
+ * CSR is STRATA_ERROR_SELF_DEPENDENCY, a cycle STRATA_ERROR_CYCLE, ...). */
+strata_status strata_plan_csr_u32(uint64_t wave_count, const uint32_t* row_map,
+                                  const uint32_t* entries, size_t entry_count,
+                                  strata_csr_kind kind, strata_plan_t** out);
+strata_status strata_plan_csr_u64(uint64_t wave_count, const uint64_t* row_map,
+                                  const uint64_t* entries, size_t entry_count,
+                                  strata_csr_kind kind, strata_plan_t** out);
+
 /* ---- Planning into caller-provided arrays ---------------------------- */
 
 /* Plans like strata_plan_u32/_u64 and writes the result into the caller's
@@ -148,11 +180,13 @@ typedef struct strata_error_info {
   uint64_t wave_count;        /* InvalidWave */
   uint64_t before;            /* InvalidWave */
   uint64_t after;             /* InvalidWave */
-  uint64_t wave;              /* SelfDependency */
+  uint64_t wave;              /* SelfDependency; InvalidCsr: the row */
   uint64_t unscheduled_waves; /* Cycle */
-  uint64_t requested;         /* StorageReserveFailed; BufferTooSmall: elements needed */
+  uint64_t requested;         /* StorageReserveFailed; BufferTooSmall: elements needed;
+                                 InvalidCsr: the index into row_map / entries */
   uint64_t line;              /* ParseError */
-  const char* field;          /* CountOverflow, StorageReserveFailed, BufferTooSmall: which array */
+  const char* field;          /* CountOverflow, StorageReserveFailed, BufferTooSmall,
+                                 InvalidCsr: which array */
 } strata_error_info;
 /* Copies the last error's fields into *info (info must not be NULL).
  * info->field stays valid until the last error of this thread changes. */

@@ -2,92 +2,20 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstring>
 #include <exception>
-#include <filesystem>
-#include <fstream>
-#include <limits>
 #include <ostream>
 
 #include <strata/core/error.hpp>
+#include <strata/io/detail/line_parser.hpp>
+#include <strata/io/graph_format.hpp>
+#include <strata/io/read_text.hpp>
 
 namespace strata::io {
 
 namespace {
-
-// A cursor over one line; reports problems with the line number attached.
-class LineParser {
- public:
-  LineParser(std::string_view line, std::uint64_t number, const std::string& source)
-      : line_(line), number_(number), source_(source) {}
-
-  std::uint64_t next_value(const char* what) {
-    skip_spaces();
-    if (pos_ == line_.size())
-      fail(std::string("missing ") + what, "each line needs the values the format names");
-    const char* first = line_.data() + pos_;
-    const char* last = line_.data() + line_.size();
-    if (*first == '-')
-      fail(std::string("negative ") + what + " '" + token() + "'",
-           "wave ids and counts are non-negative integers");
-    std::uint64_t value = 0;
-    const auto [end, ec] = std::from_chars(first, last, value);
-    if (ec == std::errc::result_out_of_range)
-      fail(std::string(what) + " '" + token() + "' does not fit in 64 bits",
-           "wave ids and counts must be below 2^64");
-    if (ec != std::errc() || (end != last && !is_space(*end)))
-      fail(std::string("malformed ") + what + " '" + token() + "'",
-           "write plain decimal integers separated by spaces");
-    pos_ = static_cast<std::size_t>(end - line_.data());
-    return value;
-  }
-
-  void expect_end() {
-    skip_spaces();
-    if (pos_ != line_.size())
-      fail("unexpected trailing text '" + token() + "'",
-           "a line holds exactly two integers (comments go on lines starting with '#')");
-  }
-
-  [[noreturn]] void fail(const std::string& what, const std::string& fix) const {
-    throw PlanError::parse_error(source_, number_, what, fix);
-  }
-
- private:
-  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-  void skip_spaces() {
-    while (pos_ < line_.size() && is_space(line_[pos_])) ++pos_;
-  }
-  /// The offending token as it is quoted in a message: at most 40 bytes, and
-  /// bytes that are not printable ASCII written as \xHH, so a NUL cannot cut
-  /// the message (and its Fix: hint) short and no control byte reaches the
-  /// terminal (found by fuzzing: unit_test/fuzz/regressions/edge_list/).
-  std::string token() const {
-    std::size_t end = pos_;
-    while (end < line_.size() && !is_space(line_[end])) ++end;
-    const std::string_view raw = line_.substr(pos_, end - pos_);
-    std::string t;
-    static const char hex[] = "0123456789abcdef";
-    for (std::size_t i = 0; i < raw.size() && i < 40; ++i) {
-      const auto c = static_cast<unsigned char>(raw[i]);
-      if (c >= 0x20 && c < 0x7f && c != '\\') {
-        t += static_cast<char>(c);
-      } else {
-        t += "\\x";
-        t += hex[c >> 4];
-        t += hex[c & 15];
-      }
-    }
-    if (raw.size() > 40) t += "...";
-    return t;
-  }
-
-  std::string_view line_;
-  std::uint64_t number_;
-  const std::string& source_;
-  std::size_t pos_ = 0;
-};
-
+using detail::LineParser;
+constexpr const char* edge_list_trailing_fix =
+    "a line holds exactly two integers (comments go on lines starting with '#')";
 }  // namespace
 
 namespace detail {
@@ -106,7 +34,7 @@ EdgeListHeader parse_header_line(std::string_view line, std::uint64_t number,
   EdgeListHeader h;
   h.wave_count = parser.next_value("wave count");
   h.dependency_count = parser.next_value("dependency count");
-  parser.expect_end();
+  parser.expect_end(edge_list_trailing_fix);
   // Every dependency line needs at least 4 bytes ("0 1\n"): a header that
   // claims more than the rest of the input can hold is rejected before
   // anything is allocated for it.
@@ -122,7 +50,7 @@ WaveDependency<std::uint64_t> parse_dependency_line(std::string_view line, std::
   LineParser parser(line, number, source);
   const std::uint64_t before = parser.next_value("'before' wave");
   const std::uint64_t after = parser.next_value("'after' wave");
-  parser.expect_end();
+  parser.expect_end(edge_list_trailing_fix);
   return {before, after};
 }
 
@@ -204,80 +132,19 @@ void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t fi
   if (at == std::string_view::npos) return;
   std::uint64_t line = first_line;
   for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n';
+  const std::string where = ": NUL byte at byte " + std::to_string(offset + at);
+  if (offset == 0 && detect_graph_format(text) == GraphFormat::MatrixMarket)
+    throw PlanError::parse_error(source, line, "not a text Matrix Market file" + where,
+                                 "give a text file in the Matrix Market coordinate format "
+                                 "('%%MatrixMarket matrix coordinate ...'), not binary data");
   throw PlanError::parse_error(
-      source, line, "not a text edge list: NUL byte at byte " + std::to_string(offset + at),
+      source, line, "not a text edge list" + where,
       "give a text file in the edge-list format ('V E', then one 'before after' line per "
       "dependency), not binary data");
 }
 
 }  // namespace detail
 
-namespace {
-
-/// Makes `text` hold `size` more bytes; failure is StorageReserveFailed.
-void grow(std::string& text, std::size_t size) {
-  try {
-    text.resize(size);
-  } catch (const std::exception& e) {  // std::bad_alloc, std::length_error
-    throw PlanError::storage_reserve_failed("edge-list text bytes", size, e.what());
-  }
-}
-
-/// A regular file in one read, its size checked against the budget first.
-/// Returns false for a regular file reporting size 0 (/proc files): read it as a stream.
-bool read_regular(std::ifstream& in, const std::string& source, std::uint64_t budget,
-                  std::string& text) {
-  in.seekg(0, std::ios::end);
-  const auto end = in.tellg();
-  if (end <= 0) {
-    in.clear();
-    in.seekg(0, std::ios::beg);
-    return false;
-  }
-  const auto size = static_cast<std::uint64_t>(end);
-  if (budget != 0 && size > budget) throw PlanError::memory_constrained(size, budget);
-  if (size > std::numeric_limits<std::size_t>::max())
-    throw PlanError::storage_reserve_failed("edge-list text bytes", size, "beyond size_t");
-  grow(text, static_cast<std::size_t>(size));
-  in.seekg(0, std::ios::beg);
-  if (!in.read(text.data(), static_cast<std::streamsize>(size)))
-    throw PlanError::io_error(source, "read failed");
-  detail::reject_binary(text, 0, 1, source);
-  return true;
-}
-
-/// A pipe, a device or a file of unknown size, in chunks: stops at the
-/// first NUL byte and at the budget.
-void read_stream(std::ifstream& in, const std::string& source, std::uint64_t budget,
-                 std::string& text) {
-  constexpr std::size_t chunk = std::size_t(1) << 16;
-  for (;;) {
-    const std::size_t used = text.size();  // at most the budget (checked below)
-    if (text.capacity() < used + chunk) {
-      // Grow by doubling, but never past the budget.
-      std::uint64_t want = std::max<std::uint64_t>(2 * std::uint64_t(text.capacity()), chunk);
-      if (budget != 0 && want > budget) want = std::max<std::uint64_t>(budget, used + chunk);
-      try {
-        text.reserve(static_cast<std::size_t>(want));
-      } catch (const std::exception& e) {
-        throw PlanError::storage_reserve_failed("edge-list text bytes", want, e.what());
-      }
-    }
-    grow(text, used + chunk);
-    in.read(text.data() + used, static_cast<std::streamsize>(chunk));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    text.resize(used + got);
-    if (std::memchr(text.data() + used, 0, got) != nullptr) detail::reject_binary(text, 0, 1, source);
-    if (budget != 0 && text.size() > budget)
-      throw PlanError::memory_constrained(text.size(), budget);
-    if (got < chunk) {
-      if (in.bad()) throw PlanError::io_error(source, "read failed");
-      return;
-    }
-  }
-}
-
-}  // namespace
 
 std::string printable(std::string_view text) {
   static const char hex[] = "0123456789abcdef";
@@ -322,19 +189,8 @@ std::string printable(std::string_view text) {
 }
 
 EdgeList read_edge_list(const std::string& path, std::uint64_t memory_budget_bytes) {
-  const std::string source = printable(path);
-  // A directory opens fine as an ifstream on Linux and reports a bogus size
-  // (the bad-input matrix found "internal error: basic_string::_M_replace_aux").
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw PlanError::io_error(source, "is a directory, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw PlanError::io_error(source, "cannot open file");
-  std::string text;
-  if (!std::filesystem::is_regular_file(path, ec) ||
-      !read_regular(in, source, memory_budget_bytes, text))
-    read_stream(in, source, memory_budget_bytes, text);
-  return parse_edge_list(text, source, memory_budget_bytes);
+  const std::string text = read_text(path, memory_budget_bytes);
+  return parse_edge_list(text, printable(path), memory_budget_bytes);
 }
 
 void write_edge_list(std::ostream& out, std::uint64_t wave_count,

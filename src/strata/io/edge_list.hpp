@@ -34,12 +34,8 @@ struct EdgeList {
 EdgeList parse_edge_list(std::string_view text, const std::string& source,
                          std::uint64_t memory_budget_bytes = 0);
 
-/// Reads and parses a file (any readable path: regular files are read in one
-/// piece, pipes and devices in chunks). With a budget (0: unbounded) a file
-/// larger than the budget is MemoryConstrained before a byte is read, and a
-/// stream is read only up to the budget. Input holding a NUL byte is not
-/// text: ParseError "not a text edge list" at that byte (/dev/zero,
-/// /dev/urandom, a binary file). Paths appear in messages through printable().
+/// Reads (read_text.hpp: budget, binary input, unreadable paths) and parses a
+/// file. For input in either format (Matrix Market too) see read_graph.hpp.
 EdgeList read_edge_list(const std::string& path, std::uint64_t memory_budget_bytes = 0);
 
 /// Text as it can be shown on a terminal: control bytes (newline, ESC, ...),
@@ -71,7 +67,9 @@ PlanError extra_dependency_line_error(const std::string& source, std::uint64_t n
 PlanError missing_header_error(const std::string& source, std::uint64_t lines);
 /// Text holds no NUL byte: throws ParseError "not a text edge list: NUL byte
 /// at byte OFFSET+i" (line: `first_line` plus the newlines before it) for the
-/// first NUL in `text`, the input's bytes from `offset` on.
+/// first NUL in `text`, the input's bytes from `offset` on ("not a text
+/// Matrix Market file" when `offset` is 0 and `text` starts as one, see
+/// graph_format.hpp).
 void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t first_line,
                    const std::string& source);
 PlanError dependency_count_error(const std::string& source, std::uint64_t lines,

@@ -4,7 +4,10 @@
 //   text: "groups G barriers B", then one line per group, its waves ascending,
 //         separated by single spaces
 //   json: {"wave_count":V,"group_count":G,"global_barriers":B,
-//          "groups":[[...],[...]]}
+//          "groups":[[...],[...]],"levels":[...]}
+//         levels[w] is the group (Kahn layer) of wave w; the keys before it
+//         are unchanged since the first release, new keys are only appended
+//   dot:  see plan_dot.hpp (it needs the dependencies as well)
 
 #include <charconv>
 #include <cstddef>
@@ -112,6 +115,11 @@ void write_plan_json(std::ostream& out, const Plan& plan) {
       w.number(host.waves(i));
     }
     w.put(']');
+  }
+  w.put("],\"levels\":[");
+  for (std::size_t v = 0; v < host.wave_count(); ++v) {
+    if (v != 0) w.put(',');
+    w.number(host.level(v));
   }
   w.put("]}\n");
   w.finish();
