@@ -26,8 +26,9 @@ namespace {
 
 using strata_sptrsv_test::HostCsr;
 using Space = TEST_EXECSPACE;
-using Mem = Space::memory_space;
-using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, Space, Mem, Mem>;
+using Mem = Kokkos::Device<Space, Space::memory_space>;  // the Views' execution space is the handle's
+using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, Space,
+                                                                Space::memory_space, Space::memory_space>;
 using Algorithm = KokkosSparse::Experimental::SPTRSVAlgorithm;
 
 struct DeviceCsr {
