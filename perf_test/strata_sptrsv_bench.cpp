@@ -4,7 +4,7 @@
 // default Kokkos backend.
 //
 //   strata_sptrsv_bench [--sizes 40,70,100] [--triangles lower,upper]
-//                       [--algorithms TP1] [--reps 5] [--json FILE] [--quick]
+//                       [--algorithms TP1] [--reps 5] [--json FILE] [--quick] [--profile]
 //
 // Matrices: the ILU(0) factors of the 7-point Laplacian on an n x n x n grid
 // under the random symmetric permutation of `strata gen ilu3d n n n 1`
@@ -15,7 +15,9 @@
 //                    symbolic phase and a fence: Kokkos Kernels' vs Strata's
 //   symbolic+solve   the same followed by one sptrsv_solve and a fence
 // Medians of --reps repetitions after one untimed warm-up; ratios are Kokkos
-// Kernels' time over Strata's (> 1: Strata faster). Every pair is checked:
+// Kernels' time over Strata's (> 1: Strata faster). --profile: the kernels of
+// one more (untimed) Strata symbolic phase, by time (Kokkos Tools callbacks,
+// bench_support.hpp), in the JSON and on stdout. Every pair is checked:
 // the same level count and bitwise the same x (exit 1 otherwise).
 #include <cstdint>
 #include <cstring>
@@ -47,6 +49,7 @@ struct Options {
   std::vector<std::string> triangles{"lower", "upper"};
   std::vector<std::string> algorithms{"TP1"};
   int reps = 5;
+  bool profile = false;
   std::string json = "strata_sptrsv_bench.json";
   std::string command;
 };
@@ -65,10 +68,11 @@ Options parse(int argc, char* argv[]) {
     else if (a == "--algorithms") o.algorithms = split(value());
     else if (a == "--reps") o.reps = std::stoi(value());
     else if (a == "--json") o.json = value();
+    else if (a == "--profile") o.profile = true;
     else if (a == "--quick") { o.sizes = {"8", "16"}; o.reps = 1; o.algorithms = {"RP", "TP1", "TP1CHAIN"}; }
     else if (a == "--help") {
       std::cout << "strata_sptrsv_bench [--sizes 40,70,100] [--triangles lower,upper] "
-                   "[--algorithms RP,TP1,TP1CHAIN] [--reps 5] [--json FILE] [--quick]\n";
+                   "[--algorithms RP,TP1,TP1CHAIN] [--reps 5] [--json FILE] [--quick] [--profile]\n";
       std::exit(0);
     } else if (a.rfind("--kokkos", 0) != 0) throw std::invalid_argument("unknown option " + a);
   }
@@ -114,6 +118,7 @@ struct Record {
   std::uint64_t levels = 0;
   Timing kk_symbolic, strata_symbolic, kk_total, strata_total;
   bool same_levels = false, bitwise = false;
+  std::vector<Phase> phases;  ///< --profile: Strata's symbolic phase by kernel
 };
 
 Record run(const Options& opt, const std::string& matrix, const HostCsr& a, bool lower,
@@ -141,6 +146,10 @@ Record run(const Options& opt, const std::string& matrix, const HostCsr& a, bool
   const std::uint64_t kk_levels = kh.get_sptrsv_handle()->get_num_levels();
   r.strata_total = time_calls(opt.reps, 1, [&] { ours(); kk_solve(kh, row_map, entries, values, b, x_strata); ExecSpace().fence(); }, fresh);
   r.levels = kh.get_sptrsv_handle()->get_num_levels();
+  if (opt.profile) {
+    fresh();
+    r.phases = phases_of(ours, "outside kernels (allocation, copies, host)");
+  }
   r.same_levels = r.levels == kk_levels;
   const auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_kk);
   const auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_strata);
@@ -183,7 +192,7 @@ void write_json(const Options& opt, const std::vector<Record>& records, const st
         << ",\n     \"symbolic_ratio\": " << json_number(ratio(r.kk_symbolic, r.strata_symbolic))
         << ", \"symbolic_solve_ratio\": " << json_number(ratio(r.kk_total, r.strata_total))
         << ", \"same_levels\": " << (r.same_levels ? "true" : "false")
-        << ", \"bitwise_same_x\": " << (r.bitwise ? "true" : "false") << "}"
+        << ", \"bitwise_same_x\": " << (r.bitwise ? "true" : "false") << json_phases(r.phases) << "}"
         << (i + 1 < records.size() ? "," : "") << "\n";
   }
   out << "  ]\n}\n";
@@ -217,6 +226,10 @@ int main(int argc, char* argv[]) {
         for (const std::string& algorithm : opt.algorithms) {
           records.push_back(run(opt, name, a, t == "lower", algorithm));
           print(records.back());
+          for (const Phase& p : records.back().phases)
+            if (p.seconds * 1e3 >= 0.01)
+              std::cout << "    " << std::fixed << std::setprecision(3) << std::setw(9) << p.seconds * 1e3
+                        << " ms  " << p.calls << "x  " << p.name << "\n";
           if (!records.back().same_levels || !records.back().bitwise) rc = 1;
           write_json(opt, records, date, load_start);
         }

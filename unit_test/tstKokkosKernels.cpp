@@ -144,6 +144,17 @@ void expect_both_triangles(const HostCsr& lower, const std::string& what) {
   expect_same_schedule(strata_sptrsv_test::transpose(lower), false, what);
 }
 
+HostCsr csr(int rows, const std::vector<std::vector<int>>& cols) {
+  HostCsr a;
+  a.rows = rows;
+  for (const auto& r : cols) {
+    a.entries.insert(a.entries.end(), r.begin(), r.end());
+    a.row_map.push_back(static_cast<int>(a.entries.size()));
+  }
+  strata_sptrsv_test::assign_values(a);
+  return a;
+}
+
 TEST(KokkosKernelsSptrsv, Ilu2dPatternsMatchKokkosKernels) {
   expect_both_triangles(strata_sptrsv_test::lower_from_pattern(generate::ilu2d(12, 10, 3)), "ilu2d 12x10");
   expect_both_triangles(strata_sptrsv_test::lower_from_pattern(generate::ilu2d(1, 9, 5)), "ilu2d 1x9");
@@ -173,17 +184,6 @@ TEST(KokkosKernelsSptrsv, DiagonalMatrixIsOneLevel) {
 
 // ---- errors -----------------------------------------------------------------
 
-HostCsr csr(int rows, const std::vector<std::vector<int>>& cols) {
-  HostCsr a;
-  a.rows = rows;
-  for (const auto& r : cols) {
-    a.entries.insert(a.entries.end(), r.begin(), r.end());
-    a.row_map.push_back(static_cast<int>(a.entries.size()));
-  }
-  strata_sptrsv_test::assign_values(a);
-  return a;
-}
-
 /// The error sptrsv_symbolic throws, checking that the handle stayed as it was.
 PlanError error_of(const HostCsr& a, bool lower, Algorithm algorithm = Algorithm::SEQLVLSCHD_TP1) {
   const DeviceCsr d = to_device(a);
@@ -205,6 +205,11 @@ void expect_error(const PlanError& e, const std::string& part) {
   const std::string what = e.what();
   EXPECT_NE(what.find(part), std::string::npos) << what;
   EXPECT_NE(what.find(". Fix: "), std::string::npos) << what;
+}
+
+TEST(KokkosKernelsSptrsv, RepeatedDiagonalMatchesKokkosKernels) {
+  // Row 3 stores its diagonal twice: the dependency list is recounted.
+  expect_both_triangles(csr(6, {{0}, {1}, {0, 2}, {0, 1, 3, 3}, {2, 4}, {1, 5}}), "repeated diagonal");
 }
 
 TEST(KokkosKernelsSptrsv, NotTriangularIsTypedError) {

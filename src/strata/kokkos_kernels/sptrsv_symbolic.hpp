@@ -104,34 +104,40 @@ void sptrsv_symbolic(const ExecSpace& space, KernelHandle* handle, const RowMap&
         "give row_map with rows + 1 offsets (a matrix of 0 rows has row_map = {0})");
   const bool lower = sh->is_lower_tri();
   const std::uint64_t rows = row_map.extent(0) - 1;
+  long long span = 0;  // row_map(rows) - row_map(0): the entries the rows hold
   {
-    const auto ends = Kokkos::create_mirror_view_and_copy(
+    const auto first = Kokkos::create_mirror_view_and_copy(
         Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(std::size_t(0), std::size_t(1))));
     const auto last = Kokkos::create_mirror_view_and_copy(
         Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(std::size_t(rows), std::size_t(rows + 1))));
-    const long long first_offset = static_cast<long long>(ends(0));
+    const long long first_offset = static_cast<long long>(first(0));
     const long long last_offset = static_cast<long long>(last(0));
-    if (first_offset < 0 || last_offset < 0 ||
+    if (first_offset < 0 || last_offset < first_offset ||
         static_cast<std::uint64_t>(last_offset) > entries.extent(0))
       throw PlanError::invalid_argument(
           "sptrsv_symbolic: row_map runs from " + std::to_string(first_offset) + " to " +
               std::to_string(last_offset) + " but entries holds " +
               std::to_string(entries.extent(0)),
-          "give row_map(0) >= 0 and row_map(rows) <= entries.extent(0)");
+          "give 0 <= row_map(0) <= row_map(rows) <= entries.extent(0)");
+    span = last_offset - first_offset;
   }
 
-  // 1. The matrix: triangular as declared, every diagonal stored; the
-  //    off-diagonal count of every row, then their offsets.
-  using Counts = Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space>;
-  const Counts counts = allocate_view<Counts>(rows + 1, "sptrsv dependency offsets");
-  const std::uint64_t defect = detail::first_row_defect(space, row_map, entries, lower, counts);
+  // 1. The matrix: triangular as declared, every diagonal stored; the same
+  //    pass writes its rows' dependencies (recounted where a row stores its
+  //    diagonal twice).
+  using Deps = Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space>;
+  const std::uint64_t one_diagonal_each =
+      span > static_cast<long long>(rows) ? static_cast<std::uint64_t>(span) - rows : 0;
+  Deps deps = allocate_view<Deps>(one_diagonal_each, "sptrsv row dependencies");
+  bool repeated_diagonal = false;
+  const std::uint64_t defect =
+      detail::first_row_defect(space, row_map, entries, lower, deps, repeated_diagonal);
   if (defect != std::numeric_limits<std::uint64_t>::max())
     throw detail::row_defect_error(defect, row_map, entries, lower);
-  const std::uint64_t dependencies = detail::offsets_from_counts(space, counts);
+  if (repeated_diagonal)
+    deps = detail::counted_row_dependencies<Ordinal>(space, row_map, entries, lower);
 
   // 2. The rows' levels: Strata's plan of the row dependencies.
-  const auto deps =
-      detail::row_dependencies<Ordinal>(space, row_map, entries, lower, counts, dependencies);
   PlannerScratch<ExecSpace, Ordinal, Offset> scratch;
   const Kokkos::View<const WaveDependency<Ordinal>*, typename ExecSpace::memory_space> list = deps;
   const auto plan = plan_barriers(space, rows, list, scratch);

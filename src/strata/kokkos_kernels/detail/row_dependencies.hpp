@@ -7,6 +7,10 @@
 // is sorted by `after` and every `before` is below its `after`: the planner
 // learns in its validation pass that the ids are a topological order (on a
 // host backend it then levels the list in one pass and builds no CSR).
+// first_row_defect (triangle_check.hpp) writes the list in its validation
+// pass when every row stores its diagonal once; counted_row_dependencies
+// builds it for matrices that store a diagonal more than once (count, scan,
+// fill).
 #include <cstddef>
 #include <cstdint>
 
@@ -19,34 +23,35 @@
 
 namespace strata::kokkos_kernels::detail {
 
-/// counts(0..rows-1) = off-diagonal entries per wave (first_row_defect's
-/// output) in, exclusive offsets out (counts(rows) = the total). Returns the
-/// total.
-template <class ExecSpace, class Counts>
-std::uint64_t offsets_from_counts(const ExecSpace& space, const Counts& counts) {
-  const std::size_t rows = counts.extent(0) - 1;
+/// The dependency list of a valid triangular matrix whatever its diagonals:
+/// off-diagonal entries counted per wave, scanned into offsets, then written.
+template <class Ordinal, class ExecSpace, class RowMap, class Entries>
+Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space> counted_row_dependencies(
+    const ExecSpace& space, const RowMap& row_map, const Entries& entries, bool lower) {
+  using Offsets = Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space>;
+  using Deps = Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space>;
+  const std::uint64_t rows = row_map.extent(0) - 1;
+  const Offsets offsets = allocate_view<Offsets>(rows + 1, "sptrsv dependency offsets");
+  Kokkos::parallel_for(
+      "strata::kokkos_kernels::count_dependencies", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        std::uint64_t off_diagonal = 0;
+        const std::uint64_t end = row_map(i + 1);
+        for (std::uint64_t e = row_map(i); e < end; ++e)
+          if (static_cast<std::uint64_t>(entries(e)) != i) ++off_diagonal;
+        offsets(row_position(i, rows, lower)) = off_diagonal;
+      });
   std::uint64_t total = 0;
   Kokkos::parallel_scan(
       "strata::kokkos_kernels::dependency_offsets",
       Kokkos::RangePolicy<ExecSpace>(space, 0, rows + 1),
       KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& running, const bool final) {
-        const std::uint64_t c = w < rows ? std::uint64_t(counts(w)) : 0;
-        if (final) counts(w) = typename Counts::non_const_value_type(running);
+        const std::uint64_t c = w < rows ? offsets(w) : 0;
+        if (final) offsets(w) = running;
         running += c;
       },
       total);
-  return total;
-}
-
-/// The dependency list of a valid triangular matrix (offsets from
-/// offsets_from_counts).
-template <class Ordinal, class ExecSpace, class RowMap, class Entries, class Offsets>
-Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space> row_dependencies(
-    const ExecSpace& space, const RowMap& row_map, const Entries& entries, bool lower,
-    const Offsets& offsets, std::uint64_t dependency_count) {
-  using Deps = Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space>;
-  const Deps deps = allocate_view<Deps>(dependency_count, "sptrsv row dependencies");
-  const std::uint64_t rows = row_map.extent(0) - 1;
+  const Deps deps = allocate_view<Deps>(total, "sptrsv row dependencies");
   Kokkos::parallel_for(
       "strata::kokkos_kernels::row_dependencies", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
       KOKKOS_LAMBDA(const std::size_t i) {
