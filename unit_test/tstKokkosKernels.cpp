@@ -249,7 +249,7 @@ TEST(KokkosKernelsSptrsv, BadHandleIsTypedError) {
   } catch (const PlanError& e) {
     expect_error(e, "the KokkosKernelsHandle is null");
   }
-  expect_error(error_of(csr(2, {{0}, {0, 1}}), true, Algorithm::SPTRSV_CUSPARSE),
+  expect_error(error_of(csr(2, {{0}, {0, 1}}), true, Algorithm::SUPERNODAL_NAIVE),
                "is not a level-set algorithm. Fix: create the sptrsv handle with SEQLVLSCHD_RP");
 }
 
