@@ -234,6 +234,25 @@ TEST(KokkosKernelsSptrsv, ColumnOutOfRangeIsTypedError) {
   expect_error(error_of(csr(3, {{0, 7}, {1}, {2}}), false), "row 0 of the upper triangular matrix (3 rows) holds column 7, outside 0..2");
 }
 
+TEST(KokkosKernelsSptrsv, BadOffsetsAreTypedErrors) {
+  HostCsr descending;
+  descending.rows = 3;
+  descending.row_map = {0, 2, 1, 3};
+  descending.entries = {0, 0, 2};
+  descending.values = {1.0, 1.0, 1.0};
+  expect_error(error_of(descending, true),
+               "row 1 of the lower triangular matrix (3 rows) spans offsets 2..1, which descend or "
+               "leave entries (3 entries)");
+  HostCsr past_the_end = descending;
+  past_the_end.row_map = {0, 1, 5};
+  past_the_end.rows = 2;
+  expect_error(error_of(past_the_end, true), "sptrsv_symbolic: row_map runs from 0 to 5 but entries holds 3");
+  HostCsr middle_past_the_end = descending;
+  middle_past_the_end.row_map = {0, 9, 3, 3};
+  expect_error(error_of(middle_past_the_end, false),
+               "row 0 of the upper triangular matrix (3 rows) spans offsets 0..9, which descend or leave entries");
+}
+
 TEST(KokkosKernelsSptrsv, BadHandleIsTypedError) {
   const DeviceCsr d = to_device(csr(2, {{0}, {0, 1}}));
   Handle kh;

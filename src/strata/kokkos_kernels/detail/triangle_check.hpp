@@ -1,6 +1,7 @@
 #pragma once
 // Validation of a triangular CSR for the sptrsv symbolic phase, in one
-// parallel pass over the rows: every row's offsets ascend, every column lies
+// parallel pass over the rows: every row's offsets ascend and stay inside
+// `entries`, every column lies
 // in 0..rows-1 and in the declared triangle (column <= row for lower,
 // >= row for upper), and the row stores its diagonal. The first offending row
 // (lowest index; inside it the first offending entry) is found with a
@@ -21,7 +22,13 @@
 namespace strata::kokkos_kernels::detail {
 
 /// What is wrong with a row (the low bits of the reduction key).
-enum class RowDefect : unsigned { None = 0, OffsetsDescend = 1, ColumnOutOfRange = 2, WrongTriangle = 3, MissingDiagonal = 4 };
+enum class RowDefect : unsigned {
+  None = 0,
+  BadOffsets = 1,  ///< the row's offsets descend or leave `entries`
+  ColumnOutOfRange = 2,
+  WrongTriangle = 3,
+  MissingDiagonal = 4
+};
 inline constexpr unsigned row_defect_bits = 3;
 
 /// A row's position in the dependency list: lower triangular rows in order,
@@ -62,7 +69,9 @@ std::uint64_t first_row_defect(const ExecSpace& space, const RowMap& row_map,
         const long long share_end = share_begin + (end - begin) - 1;
         const long long capacity = static_cast<long long>(deps.extent(0));
         const Ordinal after = Ordinal(row_position(i, rows, lower));
-        unsigned defect = end < begin ? unsigned(RowDefect::OffsetsDescend) : 0u;
+        const bool inside = begin >= 0 && end >= begin &&
+                            static_cast<std::uint64_t>(end) <= entries.extent(0);
+        unsigned defect = inside ? 0u : unsigned(RowDefect::BadOffsets);
         std::uint64_t diagonals = 0;
         long long k = share_begin;
         for (long long e = begin; defect == 0 && e < end; ++e) {
@@ -106,12 +115,13 @@ PlanError row_defect_error(std::uint64_t key, const RowMap& row_map, const Entri
       Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(row, row + 2)));
   const long long begin = static_cast<long long>(bounds(0));
   const long long end = static_cast<long long>(bounds(1));
-  if (defect == RowDefect::OffsetsDescend)
+  if (defect == RowDefect::BadOffsets)
     return PlanError::invalid_argument(
-        where + " ends at offset " + std::to_string(end) + ", before it begins (" +
-            std::to_string(begin) + ")",
-        "give row_map as nondecreasing offsets (row_map(i) .. row_map(i+1) - 1 are row i's "
-        "entries)");
+        where + " spans offsets " + std::to_string(begin) + ".." + std::to_string(end) +
+            ", which descend or leave entries (" + std::to_string(entries.extent(0)) +
+            " entries)",
+        "give row_map as nondecreasing offsets into entries (row_map(i) .. row_map(i+1) - 1 "
+        "are row i's entries)");
   if (defect == RowDefect::MissingDiagonal)
     return PlanError::invalid_argument(
         where + " has no diagonal entry",
