@@ -3,7 +3,8 @@
 # prefix (the install must be relocatable), then builds and runs, against the
 # moved copy, the downstream consumers: examples/ (quickstart = README's C++
 # example; upwind_sweep, upwind_sweep3d and sparse_trisolve, run through
-# strata::Executor in every mode, small sizes), unit_test/c/ (the C11 and Fortran tests of the C
+# strata::Executor in every mode, small sizes; kokkos_kernels_sptrsv = README's
+# Kokkos Kernels example), unit_test/c/ (the C11 and Fortran tests of the C
 # interface), the C-only and Fortran-only CMake projects of unit_test/consumers/
 # (project(x C), project(x Fortran): no C++ compiler enabled; a shared libstrata
 # only), a C and a Fortran build through pkg-config (strata.pc, no CMake), and
@@ -46,18 +47,21 @@ env -u OMP_PROC_BIND -u OMP_PLACES -u KOKKOS_DISABLE_WARNINGS "$prefix/bin/strat
 [ -s "$work/demo.err" ] && { cat "$work/demo.err"; fail "strata plan --demo printed on stderr"; }
 head -1 "$work/demo.out"
 
-# README quotes examples/quickstart/quickstart.cpp verbatim: keep them in sync.
-python3 - "$root/README.md" "$root/examples/quickstart/quickstart.cpp" <<'PY' || fail "README out of sync"
+# README quotes examples/quickstart/quickstart.cpp and
+# examples/kokkos_kernels_sptrsv/kk_sptrsv.cpp verbatim: keep them in sync.
+for example in examples/quickstart/quickstart.cpp examples/kokkos_kernels_sptrsv/kk_sptrsv.cpp; do
+python3 - "$root/README.md" "$root/$example" "$example" <<'PY' || fail "README out of sync"
 import sys
-readme, source = open(sys.argv[1]).read(), open(sys.argv[2]).read()
-marker = "<!-- examples/quickstart/quickstart.cpp -->\n```cpp\n"
+readme, source, name = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+marker = "<!-- %s -->\n```cpp\n" % name
 start = readme.find(marker)
 if start < 0:
-    sys.exit("README.md: no quickstart block (marker %r)" % marker.splitlines()[0])
+    sys.exit("README.md: no block for %s (marker %r)" % (name, marker.splitlines()[0]))
 block = readme[start + len(marker):readme.index("```\n", start + len(marker))]
 if block != source:
-    sys.exit("README.md's C++ example differs from examples/quickstart/quickstart.cpp: copy the file into README")
+    sys.exit("README.md's C++ example differs from %s: copy the file into README" % name)
 PY
+done
 
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} OMP_PROC_BIND=false
 total=0
@@ -121,6 +125,7 @@ fi
 "$work/build-examples/upwind_sweep/upwind_sweep" | sed 's/^/    /'
 "$work/build-examples/upwind_sweep3d/upwind_sweep3d" 4 4 4 3 | sed 's/^/    /'
 "$work/build-examples/sparse_trisolve/sparse_trisolve" 8 | sed 's/^/    /'
+"$work/build-examples/kokkos_kernels_sptrsv/kk_sptrsv" 32 | sed 's/^/    /'
 what="examples + C/Fortran interface"
 [ "$shared" = yes ] && what="$what, C-only, Fortran-only and pkg-config consumers"
 what="$what${with_python:-}"
