@@ -9,6 +9,7 @@
 // planner's Start step calls it when the CSR build has not counted them.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -16,6 +17,38 @@
 #include <strata/graph/dependency_graph.hpp>
 
 namespace strata {
+
+namespace detail {
+
+/// Host backends: one range of waves per thread, no locked instruction.
+template <class ExecSpace, class EntriesView, class InDegreeView>
+void count_in_degrees(const ExecSpace& space, std::size_t waves, const EntriesView& entries,
+                      const InDegreeView& in_degree, std::true_type /*by owner*/) {
+  const std::size_t edges = entries.extent(0);
+  const std::size_t parts = csr_owner_parts(space, waves);
+  Kokkos::parallel_for(
+      "strata::graph::in_degrees_by_owner", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
+      KOKKOS_LAMBDA(const std::size_t p) {
+        const std::uint64_t begin = even_part_begin(waves, parts, p);
+        const std::uint64_t end = even_part_begin(waves, parts, p + 1);
+        for (std::size_t e = 0; e < edges; ++e) {
+          const std::uint64_t t = entries(e);
+          if (t >= begin && t < end) ++in_degree(t);
+        }
+      });
+}
+
+/// Devices: one atomic per entry.
+template <class ExecSpace, class EntriesView, class InDegreeView>
+void count_in_degrees(const ExecSpace& space, std::size_t, const EntriesView& entries,
+                      const InDegreeView& in_degree, std::false_type /*by owner*/) {
+  using T = typename InDegreeView::non_const_value_type;
+  Kokkos::parallel_for(
+      "strata::graph::in_degrees", Kokkos::RangePolicy<ExecSpace>(space, 0, entries.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t e) { Kokkos::atomic_fetch_add(&in_degree(entries(e)), T(1)); });
+}
+
+}  // namespace detail
 
 /// in_degree(w) = the number of dependencies into w, for every wave of the
 /// graph (`in_degree` holds at least wave_count entries; overwritten).
@@ -25,28 +58,11 @@ void count_in_degrees(const ExecSpace& space,
                       const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
                       const InDegreeView& in_degree) {
   const std::size_t waves = graph.wave_count();
-  const std::size_t edges = graph.dependency_count();
-  const auto entries = graph.entries;
   using T = typename InDegreeView::non_const_value_type;
   Kokkos::deep_copy(space, Kokkos::subview(in_degree, Kokkos::make_pair(std::size_t(0), waves)),
                     T(0));
-  if constexpr (detail::csr_by_owner_v<ExecSpace>) {
-    const std::size_t parts = detail::csr_owner_parts(space, waves);
-    Kokkos::parallel_for(
-        "strata::graph::in_degrees_by_owner", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
-        KOKKOS_LAMBDA(const std::size_t p) {
-          const std::uint64_t begin = detail::even_part_begin(waves, parts, p);
-          const std::uint64_t end = detail::even_part_begin(waves, parts, p + 1);
-          for (std::size_t e = 0; e < edges; ++e) {
-            const std::uint64_t t = entries(e);
-            if (t >= begin && t < end) ++in_degree(t);
-          }
-        });
-  } else {
-    Kokkos::parallel_for(
-        "strata::graph::in_degrees", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
-        KOKKOS_LAMBDA(const std::size_t e) { Kokkos::atomic_fetch_add(&in_degree(entries(e)), T(1)); });
-  }
+  detail::count_in_degrees(space, waves, graph.entries, in_degree,
+                           std::integral_constant<bool, detail::csr_by_owner_v<ExecSpace>>());
 }
 
 }  // namespace strata
