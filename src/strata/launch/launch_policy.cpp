@@ -143,12 +143,13 @@ ExecutionRecommendation LaunchPolicy::recommend_execution(const ExecutionShape& 
                  "its predecessors finish";
     return rec;
   }
-  // E4. Measured on the H200 (docs/executor.md): a launch per group queued
-  // on the instance took 6.1 us per group on sweep3d-100 against 6.5 us for
-  // the persistent kernel's device-wide barrier, and 14 against 49 us per
-  // group on the ilu3d-100 row-per-wave solve (a queued launch spreads a
-  // wide group over the whole device; the resident league is a few teams per
-  // multiprocessor). Persistent stays a mode a caller may ask for.
+  // E4. Measured on the H200 (docs/executor.md, 1a1b9d7): a launch per group
+  // queued on the instance took 4.2 us per group on sweep3d-100 against 3.9
+  // for the persistent kernel (empty waves; 4.0 against 4.7 with small ones),
+  // and 12.8 against 40.8 us per group on the ilu3d-100 row-per-wave solve (a
+  // queued launch spreads a wide group over the whole device; the resident
+  // league is a few teams per multiprocessor). Persistent stays a mode a
+  // caller may ask for.
   rec.strategy = ExecutionStrategy::Layered;
   rec.reason = shape + " fills " + std::to_string(teams) + " resident teams: " +
                (s.host_backend ? "on a host backend a launch per group is a function call, "
