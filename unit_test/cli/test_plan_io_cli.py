@@ -26,8 +26,8 @@ def plan_text(groups):
         " ".join(map(str, g)) + "\n" for g in groups)
 
 
-def expect_error(name, args, code, prefix, stdin=None):
-    rc, out, err = run(*args, stdin=stdin)
+def expect_error(name, args, code, prefix, stdin=None, env=None):
+    rc, out, err = run(*args, stdin=stdin, env=env)
     check(name + " exit code", rc == code, "got %d, stderr %r" % (rc, err[:300]))
     check(name + " empty stdout", out == "", repr(out[:200]))
     check(name + " message", err.startswith("strata: ") and prefix in err.split("\n")[0] and
@@ -131,7 +131,8 @@ expect_error("stdin malformed", ["plan", "-"], 2, "ParseError: <stdin>:2: malfor
 expect_error("stdin empty", ["plan", "-"], 2, "ParseError: <stdin>:0: no 'V E' header line", stdin="")
 expect_error("stdin over --max-memory", ["plan", "-", "--max-memory", "100"], 3,
              "MemoryConstrained: reading <stdin> needs at least", stdin="3 8\n" + "0 1\n" * 8)
-expect_error("stdin and --distributed", ["plan", "-", "--distributed"], 2, "", stdin="1 0\n")
+expect_error("stdin and --distributed", ["plan", "-", "--distributed"], 2, "", stdin="1 0\n",
+             env=mpi_env)
 
 # --- JSON levels, dot ----------------------------------------------------------
 sweep = write("sweep.txt", run("gen", "sweep2d", "7", "5")[1])
