@@ -28,11 +28,13 @@ case "$config" in
                  -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release"
                  # the Python module, for Debian's python3 (pybind11-dev, python3-numpy)
                  -DSTRATA_ENABLE_PYTHON=ON -DPython3_EXECUTABLE=/usr/bin/python3) ;;
-  openmp-debug) args=(-DCMAKE_BUILD_TYPE=Debug -DSTRATA_ENABLE_TESTS=ON
+  # The debug and sanitizer builds run the unit and CLI tests, not the
+  # benchmarks: their smoke tests run in the serial and openmp builds.
+  openmp-debug) args=(-DCMAKE_BUILD_TYPE=Debug -DSTRATA_ENABLE_TESTS=ON -DSTRATA_ENABLE_PERF_TESTS=OFF
                  -DKokkos_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck"
                  -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck") ;;
   asan) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSTRATA_SANITIZE=ON
-              -DSTRATA_ENABLE_TESTS=ON -DBUILD_SHARED_LIBS=OFF) ;;
+              -DSTRATA_ENABLE_TESTS=ON -DSTRATA_ENABLE_PERF_TESTS=OFF -DBUILD_SHARED_LIBS=OFF) ;;
   fuzz) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSTRATA_ENABLE_FUZZERS=ON
               -DSTRATA_ENABLE_TESTS=OFF -DSTRATA_ENABLE_TOOLS=OFF -DSTRATA_ENABLE_MPI=OFF
               -DBUILD_SHARED_LIBS=OFF) ;;

@@ -5,8 +5,9 @@
 #   scripts/test.sh openmp     just one
 #
 # asan: ASan + UBSan build (clang, Serial) running every unit and CLI test;
-# fuzz: the libFuzzer harnesses, each run $STRATA_FUZZ_SECONDS (60) seconds
-# after ctest replays their corpus (scripts/run_fuzzers.sh).
+# fuzz: the libFuzzer harnesses, each run $STRATA_FUZZ_SECONDS seconds (30
+# here, a smoke run; run_fuzzers.sh's own default is 60) after ctest replays
+# their corpus (scripts/run_fuzzers.sh).
 #
 # Installs what is missing on a fresh Debian 12 machine (run as root, or with
 # sudo available). Build trees: build-tests/<config>. Afterwards the serial and
@@ -17,6 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(serial openmp openmp-debug asan fuzz)
+export STRATA_FUZZ_SECONDS=${STRATA_FUZZ_SECONDS:-30}
 
 summary=()
 status=0
