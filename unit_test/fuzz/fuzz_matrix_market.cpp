@@ -30,8 +30,11 @@
 #include <strata/io/read_graph.hpp>
 
 #include "fuzz_check.hpp"
+#include "reader_checks.hpp"
 
 namespace {
+
+using strata_fuzz::same;
 
 using strata::io::EdgeList;
 using strata::io::Triangle;
@@ -146,20 +149,6 @@ std::optional<EdgeList> oracle_parse(std::string_view text, Triangle triangle) {
   return list;
 }
 
-std::uint64_t line_count(std::string_view text) {
-  std::uint64_t lines = 0;
-  for (std::size_t pos = 0; pos < text.size(); ++lines) {
-    const std::size_t end = text.find('\n', pos);
-    pos = end == std::string_view::npos ? text.size() : end + 1;
-  }
-  return lines;
-}
-
-bool same(const EdgeList& a, const EdgeList& b) {
-  return a.wave_count == b.wave_count && a.max_wave_id == b.max_wave_id &&
-         a.dependencies == b.dependencies;
-}
-
 void check_one(std::string_view text, Triangle triangle) {
   const std::string source = "fuzz.mtx";
   const std::optional<EdgeList> expected = oracle_parse(text, triangle);
@@ -182,25 +171,7 @@ void check_one(std::string_view text, Triangle triangle) {
                           same(detected.list, list),
                       "parse_graph did not read the banner's format");
   } catch (const strata::PlanError& e) {
-    const std::string what = e.what();
-    STRATA_FUZZ_CHECK(!expected.has_value(), "the reader rejected a valid input: %s",
-                      what.c_str());
-    STRATA_FUZZ_CHECK(e.kind() == strata::ErrorKind::ParseError, "kind is not ParseError: %s",
-                      what.c_str());
-    STRATA_FUZZ_CHECK(e.field() == source, "error names source '%s'", e.field().c_str());
-    const std::uint64_t lines = line_count(text);
-    STRATA_FUZZ_CHECK(e.line() <= lines && (e.line() >= 1 || lines == 0),
-                      "line %llu outside 1..%llu", (unsigned long long)e.line(),
-                      (unsigned long long)lines);
-    const std::string prefix = "ParseError: " + source + ":" + std::to_string(e.line()) + ": ";
-    STRATA_FUZZ_CHECK(what.compare(0, prefix.size(), prefix) == 0, "message prefix: %s",
-                      what.c_str());
-    STRATA_FUZZ_CHECK(what.find(". Fix: ") != std::string::npos, "no Fix: hint: %s",
-                      what.c_str());
-    STRATA_FUZZ_CHECK(what.size() < 500, "message of %zu bytes", what.size());
-    for (const char c : e.message())
-      STRATA_FUZZ_CHECK(c >= 0x20 && c < 0x7f, "unprintable byte 0x%02x in the message",
-                        static_cast<unsigned>(static_cast<unsigned char>(c)));
+    strata_fuzz::check_parse_error(e, source, text, expected.has_value(), 500);
   } catch (const std::exception& e) {
     STRATA_FUZZ_CHECK(false, "unexpected exception: %s", e.what());
   }
