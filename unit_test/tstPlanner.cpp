@@ -420,12 +420,16 @@ TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
     EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), g->wave_count, deps.data(), deps.size(),
                                         scratch, options),
                           ref)) << g->description;
-    EXPECT_EQ(stats.topological, host && topological) << g->description;
+    // Host backends: rule T; devices: rule L, the ticket-ordered pass.
+    EXPECT_EQ(stats.topological, topological) << g->description;
     if (stats.topological) {
       EXPECT_EQ(stats.sources, ref.group_offsets[1]);
       EXPECT_EQ(stats.sparse_layers + stats.dense_layers, 0u);
-      // A list sorted by one endpoint is levelled as it is, without a CSR.
-      EXPECT_EQ(stats.first_decision.find("no CSR") != std::string::npos, g == &sweep)
+      // A list sorted by one endpoint is levelled as it is, without a CSR
+      // (on a host: one thread walking the list).
+      EXPECT_EQ(stats.first_decision.find("no CSR") != std::string::npos, host && g == &sweep)
+          << stats.first_decision;
+      EXPECT_EQ(stats.first_decision.find("ticket order") != std::string::npos, !host)
           << stats.first_decision;
     }
     // From a given CSR the order is checked over the rows.
@@ -435,10 +439,120 @@ TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
     const auto graph = make_dependency_graph(TEST_EXECSPACE(), g->wave_count,
                                              Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device));
     EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch, options), ref)) << g->description;
-    EXPECT_EQ(stats.topological, host && topological) << g->description;
+    EXPECT_EQ(stats.topological, topological) << g->description;
     // A forced mode walks the layers.
     options.mode = PlanMode::Sparse;
     EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch, options), ref)) << g->description;
+    EXPECT_FALSE(stats.topological);
+  }
+}
+
+// Levels of each wave from the reference plan.
+std::vector<std::uint64_t> reference_levels(const ReferencePlan& ref, std::uint64_t waves) {
+  std::vector<std::uint64_t> level(waves, 0);
+  for (std::size_t g = 0; g < ref.group_count(); ++g)
+    for (std::size_t i = ref.group_offsets[g]; i < ref.group_offsets[g + 1]; ++i)
+      level[ref.waves[i]] = g;
+  return level;
+}
+
+// Rule L's ticket-ordered passes (plan/detail/ticket_levels.hpp) on every
+// backend (the policy runs them only on devices): push over the out-edge CSR,
+// pull over the in-edges (lower, and upper read from the bottom), each equal
+// to the reference's levels; past the depth budget they give up.
+TEST(PlannerModes, TicketOrderedPassesLevelTopologicalIds) {
+  using Space = TEST_EXECSPACE;
+  using Mem = Space::memory_space;
+  int tested = 0;
+  for (const auto& g : {generate::sweep3d(9, 7, 6), generate::ilu3d(6, 5, 4, 0),
+                        generate::layered(40, 30, 3, 10, true, 3)}) {
+    const auto deps = generate::narrowed<std::uint32_t>(g);
+    bool topological = true;
+    for (const auto& d : deps) topological = topological && d.before < d.after;
+    if (!topological) continue;  // the generator numbered it otherwise
+    ++tested;
+    const auto ref = reference_kahn(g.wave_count, deps);
+    const auto expected = reference_levels(ref, g.wave_count);
+    const std::uint64_t depth = ref.group_count() - 1;
+    Kokkos::View<Dep*, Mem> device("deps", deps.size());
+    Kokkos::deep_copy(device, Kokkos::View<const Dep*, Kokkos::HostSpace,
+                                           Kokkos::MemoryTraits<Kokkos::Unmanaged>>(deps.data(), deps.size()));
+    const auto graph = make_dependency_graph(Space(), g.wave_count, Kokkos::View<const Dep*, Mem>(device));
+    Kokkos::View<std::uint32_t*, Mem> remaining("remaining", g.wave_count);
+    Kokkos::View<std::uint32_t*, Mem> level("level", g.wave_count);
+    auto levels_equal = [&](const char* what) {
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level);
+      for (std::size_t w = 0; w < g.wave_count; ++w)
+        if (host(w) != expected[w]) {
+          ADD_FAILURE() << what << " " << g.description << ": level(" << w << ") = " << host(w)
+                        << ", reference " << expected[w];
+          return;
+        }
+    };
+    // Push: from the in-degrees, with the budget just enough, then one short.
+    count_in_degrees(Space(), graph, remaining);
+    auto r = detail::push_ticket_levels(Space(), graph, remaining, level, depth);
+    ASSERT_TRUE(r.finished) << g.description;
+    levels_equal("push");
+    count_in_degrees(Space(), graph, remaining);
+    EXPECT_FALSE(detail::push_ticket_levels(Space(), graph, remaining, level, depth - 1).finished)
+        << g.description;
+    // Pull: the in-edges as rows of a lower triangular matrix, diagonal
+    // included (rows sorted by wave; the CSR of the transposed list).
+    std::vector<std::vector<std::uint64_t>> rows(g.wave_count);
+    for (std::uint64_t w = 0; w < g.wave_count; ++w) rows[w].push_back(w);
+    for (const auto& d : deps) rows[d.after].push_back(d.before);
+    for (const bool mirrored : {false, true}) {
+      // Mirrored: row r of an upper triangular matrix is wave n-1-r.
+      const std::uint64_t n = g.wave_count;
+      std::vector<int> row_map{0}, entries;
+      for (std::uint64_t r0 = 0; r0 < n; ++r0) {
+        const std::uint64_t w = mirrored ? n - 1 - r0 : r0;
+        for (const auto c : rows[w]) entries.push_back(int(mirrored ? n - 1 - c : c));
+        row_map.push_back(int(entries.size()));
+      }
+      Kokkos::View<int*, Mem> rm("row_map", row_map.size()), en("entries", entries.size());
+      Kokkos::deep_copy(rm, Kokkos::View<const int*, Kokkos::HostSpace,
+                                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>(row_map.data(), row_map.size()));
+      Kokkos::deep_copy(en, Kokkos::View<const int*, Kokkos::HostSpace,
+                                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>(entries.data(), entries.size()));
+      r = detail::pull_ticket_levels(Space(), rm, en, mirrored, level, depth);
+      ASSERT_TRUE(r.finished) << g.description;
+      EXPECT_EQ(r.groups, ref.group_count()) << g.description;
+      levels_equal(mirrored ? "pull (upper)" : "pull (lower)");
+      EXPECT_FALSE(detail::pull_ticket_levels(Space(), rm, en, mirrored, level, depth - 1).finished)
+          << g.description;
+      // The public seam gives plan_barriers' plan (on every backend).
+      PlannerScratch<Space> scratch;
+      const auto seam = plan_in_edges(Space(), rm, en, mirrored, scratch);
+      ASSERT_TRUE(seam.has_value()) << g.description;
+      EXPECT_TRUE(same_plan(*seam, ref)) << g.description << (mirrored ? " upper" : " lower");
+    }
+  }
+  EXPECT_GE(tested, 2);
+}
+
+// A graph deeper than rule L's depth budget and without chains (a ladder of
+// 1500 rungs: each wave waits for both waves of the rung before): on a device
+// the ticket pass gives up and the layers are walked; the plan is the
+// reference's on every backend.
+TEST(PlannerModes, TicketPassGivesUpPastTheDepthBudget) {
+  const std::uint64_t rungs = 1500;
+  std::vector<Dep> deps;
+  for (std::uint32_t i = 1; i < rungs; ++i)
+    for (std::uint32_t a : {2 * i, 2 * i + 1})
+      for (std::uint32_t b : {2 * i - 2, 2 * i - 1}) deps.push_back(Dep{b, a});
+  const auto ref = reference_kahn(2 * rungs, deps);
+  ASSERT_GT(ref.group_count(), launch::LaunchPolicy::standard().ticket_depth_budget(2 * rungs) + 1);
+  PlanStatistics stats;
+  PlanOptions options;
+  options.statistics = &stats;
+  EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), 2 * rungs, deps.data(), deps.size(), options),
+                        ref));
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                                   TEST_EXECSPACE::memory_space>::accessible;
+  if (!host) {
+    EXPECT_NE(stats.first_decision.find("gave up"), std::string::npos) << stats.first_decision;
     EXPECT_FALSE(stats.topological);
   }
 }

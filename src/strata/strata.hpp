@@ -9,6 +9,7 @@
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/layer_widths.hpp>
 #include <strata/plan/plan_barriers.hpp>
+#include <strata/plan/plan_in_edges.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
 #include <strata/plan/reference_kahn.hpp>

@@ -183,7 +183,8 @@ class Executor {
     queue_sequence_ =
         allocate_view<decltype(queue_sequence_)>(capacity, "execute::ready_queue_sequence");
     dataflow_start_ =
-        execute_detail::dataflow_start<ExecSpace, Ordinal, Offset>(space_, graph_.entries, waves);
+        execute_detail::dataflow_start<ExecSpace, Ordinal, Offset>(space_, graph_.row_map,
+                                                                   graph_.entries, waves);
   }
 
   ExecSpace space_;
@@ -284,7 +285,7 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       ensure_dataflow_storage();
       const ReadyQueue<ExecSpace, Ordinal> queue{queue_slots_, queue_sequence_, control_};
       const DataflowKernel<ExecSpace, Ordinal, Offset, Functor> kernel{
-          s, queue, remaining_, graph_.row_map, graph_.entries, f};
+          s, queue, remaining_, graph_.row_map, graph_.entries, dataflow_start_.chain_next, f};
       const TeamShape shape =
           co_resident_league(space_, kernel, limits_, options.team_size, team_level,
                              options.league_size, config_.worker_count, waves - completed_);

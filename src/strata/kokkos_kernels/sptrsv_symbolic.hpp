@@ -9,10 +9,12 @@
 //
 // Kokkos Kernels' own level-set symbolic phase copies the matrix to the host
 // and levels its rows in a serial loop there, on every backend. This one
-// checks the matrix and plans its rows with strata::plan_barriers on the
-// handle's execution space (the Kahn levels of the rows are exactly Kokkos
-// Kernels' level sets), then writes the handle as Kokkos Kernels' symbolic
-// phase of the same version would, field for field (schedule_layout.hpp):
+// checks the matrix and plans its rows straight from its CSR on the handle's
+// execution space (strata::plan_in_edges: one pass in row order — on a
+// device ticket-ordered, every row levelled once the rows it reads are; the
+// Kahn levels of the rows are exactly Kokkos Kernels' level sets), then
+// writes the handle as Kokkos Kernels' symbolic phase of the same version
+// would, field for field (schedule_layout.hpp):
 // nodes_grouped_by_level, nodes_per_level and their host copies, level_list,
 // the level count, the TP1CHAIN chain and the symbolic-complete flag. The
 // solve therefore runs unchanged and gives bitwise the same x.
@@ -35,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -47,6 +50,7 @@
 #include <strata/kokkos_kernels/detail/row_dependencies.hpp>
 #include <strata/kokkos_kernels/detail/triangle_check.hpp>
 #include <strata/plan/plan_barriers.hpp>
+#include <strata/plan/plan_in_edges.hpp>
 #include <strata/plan/planner_scratch.hpp>
 
 namespace strata::kokkos_kernels {
@@ -122,25 +126,26 @@ void sptrsv_symbolic(const ExecSpace& space, KernelHandle* handle, const RowMap&
     span = last_offset - first_offset;
   }
 
-  // 1. The matrix: triangular as declared, every diagonal stored; the same
-  //    pass writes its rows' dependencies (recounted where a row stores its
-  //    diagonal twice).
-  using Deps = Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space>;
-  const std::uint64_t one_diagonal_each =
-      span > static_cast<long long>(rows) ? static_cast<std::uint64_t>(span) - rows : 0;
-  Deps deps = allocate_view<Deps>(one_diagonal_each, "sptrsv row dependencies");
-  bool repeated_diagonal = false;
-  const std::uint64_t defect =
-      detail::first_row_defect(space, row_map, entries, lower, deps, repeated_diagonal);
+  // 1. The matrix: triangular as declared, every diagonal stored (one
+  //    parallel pass).
+  const std::uint64_t defect = detail::first_row_defect(space, row_map, entries, lower);
   if (defect != std::numeric_limits<std::uint64_t>::max())
     throw detail::row_defect_error(defect, row_map, entries, lower);
-  if (repeated_diagonal)
-    deps = detail::counted_row_dependencies<Ordinal>(space, row_map, entries, lower);
 
-  // 2. The rows' levels: Strata's plan of the row dependencies.
+  // 2. The rows' levels, straight from the matrix (plan_in_edges: one pass in
+  //    row order, ticket-ordered on a device). A device pass gives up on a
+  //    matrix deeper than its budget; the rows are then planned as a
+  //    dependency list by the layer walk.
   PlannerScratch<ExecSpace, Ordinal, Offset> scratch;
-  const Kokkos::View<const WaveDependency<Ordinal>*, typename ExecSpace::memory_space> list = deps;
-  const auto plan = plan_barriers(space, rows, list, scratch);
+  std::optional<BarrierPlan<ExecSpace, Ordinal>> planned =
+      plan_in_edges(space, row_map, entries, /*mirrored=*/!lower, scratch);
+  if (!planned) {
+    const auto deps = detail::counted_row_dependencies<Ordinal>(space, row_map, entries, lower);
+    const Kokkos::View<const WaveDependency<Ordinal>*, typename ExecSpace::memory_space> list =
+        deps;
+    planned = plan_barriers(space, rows, list, scratch);
+  }
+  const BarrierPlan<ExecSpace, Ordinal>& plan = *planned;
 
   // 3. The handle, as Kokkos Kernels' symbolic phase leaves it.
   detail::check_chain_fits(*sh, rows, plan.group_count());

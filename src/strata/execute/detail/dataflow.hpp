@@ -29,7 +29,11 @@
 //    team collective;
 //  * teams of several threads (run_team: every device backend) pop, record
 //    and release on the leader, with the same continuation and batching;
-//    a wave with many successors is released by the team's threads.
+//    a wave with many successors is released by the team's threads, and a
+//    chain link (a wave whose only successor has no other predecessor,
+//    DataflowStart::chain_next) passes to its successor with no counter, no
+//    fence and one stop check per wave (a memory round trip the leader pays
+//    for the abort and stop words together).
 // A wave's writes are fenced before its successors are released (a team
 // barrier, then a release fence by each thread that decrements a counter);
 // the thread that starts a wave fences (acquire) after the pop or the last
@@ -172,6 +176,9 @@ struct DataflowKernel {
   // Read-only during the run: through the read-only cache where a device has one.
   Kokkos::View<const Offset*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> row_map;
   Kokkos::View<const Ordinal*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> entries;
+  /// chain_next(w): w's only successor when w has one and w is its only
+  /// predecessor, else w itself (DataflowStart::chain_next).
+  Kokkos::View<const Ordinal*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> chain_next;
   Functor f;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
@@ -279,6 +286,7 @@ struct DataflowKernel {
     std::uint64_t idle = 0;         // empty polls in a row
     std::uint64_t done = 0;         // completions not yet subtracted from outstanding
     std::uint64_t held = code_idle;  // a continuation, or code_idle
+    bool flagged = false;            // run_completed seen set (WaveState::record)
     DeadlinePoll poll;
     for (;;) {
       std::uint64_t code = code_stop;
@@ -286,7 +294,10 @@ struct DataflowKernel {
           Kokkos::PerTeam(team),
           [&](std::uint64_t& c) {
             c = code_stop;
-            if (volatile_load(s.word(abort_word)) != 0) return;
+            // Both words in one round trip (neither load waits for the other).
+            const std::uint64_t aborted = volatile_load(s.word(abort_word));
+            const std::uint64_t stopped = volatile_load(s.word(stop_word));
+            if (aborted != 0) return;
             Ordinal w = 0;
             if (held != code_idle) {
               w = static_cast<Ordinal>(held);
@@ -298,8 +309,7 @@ struct DataflowKernel {
                 Kokkos::atomic_fetch_sub(outstanding_word, done);
                 done = 0;
               }
-              if (volatile_load(outstanding_word) == 0 || volatile_load(s.word(stop_word)) != 0)
-                return;
+              if (volatile_load(outstanding_word) == 0 || stopped != 0) return;
               spin_pause(idle);
               ++idle;
               c = code_idle;
@@ -307,7 +317,7 @@ struct DataflowKernel {
             }
             // A popped or held wave that does not start stays Queued:
             // prepare_dataflow() rebuilds the queue from the states.
-            if (!s.may_start(poll)) return;
+            if (!s.may_start(poll, stopped)) return;
             s.mark_running(w);
             c = static_cast<std::uint64_t>(w);
           },
@@ -315,16 +325,26 @@ struct DataflowKernel {
       if (code == code_stop) break;
       if (code == code_idle) continue;
       const Ordinal w = static_cast<Ordinal>(code);
+      // The leader loads w's chain successor now; the load completes while
+      // the team runs the wave.
+      const Ordinal link = team.team_rank() == 0 ? chain_next(w) : w;
       const std::uint32_t outcome = invoke_wave(f, team, w);
       team.team_barrier();  // every thread's writes, before the leader publishes
       int next = outcome_stop;
       Kokkos::single(
           Kokkos::PerTeam(team),
           [&](int& n) {
-            n = s.record(w, outcome);
+            n = s.record(w, outcome, &flagged);
             if (n == outcome_again) queue.push(w);  // push fences before it publishes
             if (n != outcome_done) return;
             ++done;
+            if (link != w) {
+              // A chain link: w is the successor's only predecessor, and this
+              // team runs it next, so nothing is counted or fenced (the team
+              // barrier orders the team's writes before its next wave).
+              held = static_cast<std::uint64_t>(link);
+              return;
+            }
             const std::uint64_t first = row_map(w), last = row_map(w + 1);
             if (last - first > serial_release_max) {
               n = release_by_team;
@@ -367,11 +387,16 @@ struct DataflowStart {
   Kokkos::View<Offset*, typename ExecSpace::memory_space> in_degree;
   Kokkos::View<Ordinal*, typename ExecSpace::memory_space> sources;
   std::uint64_t source_count = 0;
+  /// Per wave: its successor t when it has exactly one and t has no other
+  /// predecessor (a chain link: completing w makes t ready, no counter
+  /// needed), else the wave itself.
+  Kokkos::View<Ordinal*, typename ExecSpace::memory_space> chain_next;
 };
 
 template <class ExecSpace, class Ordinal, class Offset>
 DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start(
-    const ExecSpace& space, const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& entries,
+    const ExecSpace& space, const Kokkos::View<Offset*, typename ExecSpace::memory_space>& row_map,
+    const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& entries,
     std::uint64_t waves) {
   DataflowStart<ExecSpace, Ordinal, Offset> start;
   start.in_degree = allocate_view<decltype(start.in_degree)>(waves, "execute::in_degree", true);
@@ -388,6 +413,18 @@ DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start(
       KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& n) { n += in_degree(w) == 0 ? 1 : 0; },
       count);
   start.source_count = count;
+  start.chain_next = allocate_view<decltype(start.chain_next)>(waves, "execute::chain_next");
+  const auto chain_next = start.chain_next;
+  Kokkos::parallel_for(
+      "strata::execute::dataflow_chain_links", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+      KOKKOS_LAMBDA(const std::size_t w) {
+        Ordinal link = static_cast<Ordinal>(w);
+        if (row_map(w + 1) - row_map(w) == Offset(1)) {
+          const Ordinal t = entries(row_map(w));
+          if (in_degree(t) == Offset(1)) link = t;
+        }
+        chain_next(w) = link;
+      });
   start.sources = allocate_view<decltype(start.sources)>(count, "execute::dataflow_sources");
   const auto sources = start.sources;
   Kokkos::parallel_scan(

@@ -103,7 +103,13 @@ struct WaveState {
   /// stride is above 1 only after reads less than short_ns apart, so those
   /// waves are short unless the waves' length jumps from one to the next.
   KOKKOS_INLINE_FUNCTION bool may_start(DeadlinePoll& poll) const {
-    if (volatile_load(word(stop_word)) != 0) return false;
+    return may_start(poll, volatile_load(word(stop_word)));
+  }
+
+  /// may_start(poll) with the stop word already loaded (a caller that loads
+  /// it together with another word pays one memory round trip for both).
+  KOKKOS_INLINE_FUNCTION bool may_start(DeadlinePoll& poll, std::uint64_t stop) const {
+    if (stop != 0) return false;
     if (poll.countdown > 0) {
       --poll.countdown;
       return true;
@@ -133,14 +139,20 @@ struct WaveState {
   /// Completed: the wave is done. Yielded / Requeued: it runs again (the
   /// caller decides where), unless that exceeds the bound (RequeueLimit).
   /// Faulted, or any word that is not an outcome: the run stops (WaveFaulted).
-  KOKKOS_INLINE_FUNCTION int record(Ordinal w, std::uint32_t outcome) const {
+  /// `flagged` (optional, the caller's own): true once this thread has seen
+  /// or set the run_completed flag, so it is not read again per wave.
+  KOKKOS_INLINE_FUNCTION int record(Ordinal w, std::uint32_t outcome,
+                                    bool* flagged = nullptr) const {
     using launch::TaskState;
     if (outcome == word_of(TaskState::Completed)) {
       volatile_store(&state(w), outcome);
       // A flag, not a count: one global atomic per wave serialises every
       // team on one word (the count comes from the state words afterwards).
-      if (volatile_load(word(run_completed)) == 0)
-        volatile_store(word(run_completed), std::uint64_t(1));
+      if (flagged == nullptr || !*flagged) {
+        if (volatile_load(word(run_completed)) == 0)
+          volatile_store(word(run_completed), std::uint64_t(1));
+        if (flagged != nullptr) *flagged = true;
+      }
       return outcome_done;
     }
     if (outcome == word_of(TaskState::Yielded) || outcome == word_of(TaskState::Requeued)) {

@@ -3,14 +3,11 @@
 // row_position(i) (lower: i; upper: rows-1-i, so the rows of an upper
 // triangular matrix are planned from the bottom, as its solve runs), and
 // every off-diagonal entry (i, j) is the dependency "wave of j before wave of
-// i". The list is written grouped by the waiting wave, in wave order, so it
-// is sorted by `after` and every `before` is below its `after`: the planner
-// learns in its validation pass that the ids are a topological order (on a
-// host backend it then levels the list in one pass and builds no CSR).
-// first_row_defect (triangle_check.hpp) writes the list in its validation
-// pass when every row stores its diagonal once; counted_row_dependencies
-// builds it for matrices that store a diagonal more than once (count, scan,
-// fill).
+// i". The list is grouped by the waiting wave, in wave order, so it is
+// sorted by `after` and every `before` is below its `after`. It is the
+// fallback of sptrsv_symbolic: where the device's one-pass levelling gives
+// up (plan_in_edges: a matrix deeper than its depth budget), the rows are
+// planned from this list by plan_barriers (count, scan, fill).
 #include <cstddef>
 #include <cstdint>
 

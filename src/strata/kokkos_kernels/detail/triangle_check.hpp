@@ -6,10 +6,8 @@
 // >= row for upper), and the row stores its diagonal. The first offending row
 // (lowest index; inside it the first offending entry) is found with a
 // min-reduction, so the error is the same on every backend and thread count.
-// The same pass writes the row's dependencies (row_dependencies.hpp) where
-// they go when every row stores its diagonal once, the usual case; it reports
-// whether some row stores it more than once (the list is then rebuilt from
-// counted offsets).
+// A diagonal stored more than once is allowed (the levels skip every
+// diagonal entry).
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -38,42 +36,24 @@ KOKKOS_INLINE_FUNCTION std::uint64_t row_position(std::uint64_t row, std::uint64
   return lower ? row : rows - 1 - row;
 }
 
-/// Checks every row and writes its off-diagonal entries as dependencies
-/// "wave of the column before wave of the row" into `deps` (sized for one
-/// diagonal per row: the row_map span minus `rows`), at the positions they
-/// have when every row stores its diagonal once; writes outside a row's
-/// share are dropped. `repeated_diagonal`: some row stores its diagonal more
-/// than once (the positions were wrong then). Returns the reduction key of
-/// the first offending row, (row << bits) | defect, or UINT64_MAX when the
-/// matrix is valid.
-template <class ExecSpace, class RowMap, class Entries, class Deps>
+/// Checks every row. Returns the reduction key of the first offending row,
+/// (row << bits) | defect, or UINT64_MAX when the matrix is valid.
+template <class ExecSpace, class RowMap, class Entries>
 std::uint64_t first_row_defect(const ExecSpace& space, const RowMap& row_map,
-                               const Entries& entries, bool lower, const Deps& deps,
-                               bool& repeated_diagonal) {
-  using Dep = typename Deps::non_const_value_type;
-  using Ordinal = typename Dep::ordinal_type;
+                               const Entries& entries, bool lower) {
   const std::uint64_t rows = row_map.extent(0) - 1;
   std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
-  unsigned repeated = 0;
   Kokkos::parallel_reduce(
       "strata::kokkos_kernels::check_triangle", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
-      KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& lowest, unsigned& again) {
+      KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& lowest) {
         const long long begin = static_cast<long long>(row_map(i));
         const long long end = static_cast<long long>(row_map(i + 1));
         const long long n = static_cast<long long>(rows);
         const long long row = static_cast<long long>(i);
-        // This row's share of the list when every row stores its diagonal once.
-        const long long share_begin =
-            lower ? (begin - static_cast<long long>(row_map(0))) - row
-                  : (static_cast<long long>(row_map(rows)) - end) - (n - 1 - row);
-        const long long share_end = share_begin + (end - begin) - 1;
-        const long long capacity = static_cast<long long>(deps.extent(0));
-        const Ordinal after = Ordinal(row_position(i, rows, lower));
         const bool inside = begin >= 0 && end >= begin &&
                             static_cast<std::uint64_t>(end) <= entries.extent(0);
         unsigned defect = inside ? 0u : unsigned(RowDefect::BadOffsets);
-        std::uint64_t diagonals = 0;
-        long long k = share_begin;
+        bool diagonal = false;
         for (long long e = begin; defect == 0 && e < end; ++e) {
           const long long col = static_cast<long long>(entries(e));
           if (col < 0 || col >= n) {
@@ -81,22 +61,16 @@ std::uint64_t first_row_defect(const ExecSpace& space, const RowMap& row_map,
           } else if (lower ? col > row : col < row) {
             defect = unsigned(RowDefect::WrongTriangle);
           } else if (col == row) {
-            ++diagonals;
-          } else {
-            if (k >= 0 && k < share_end && k < capacity)
-              deps(k) = Dep{Ordinal(row_position(static_cast<std::uint64_t>(col), rows, lower)), after};
-            ++k;
+            diagonal = true;
           }
         }
-        if (defect == 0 && diagonals == 0) defect = unsigned(RowDefect::MissingDiagonal);
-        if (diagonals > 1) again = 1;
+        if (defect == 0 && !diagonal) defect = unsigned(RowDefect::MissingDiagonal);
         if (defect != 0) {
           const std::uint64_t key = (std::uint64_t(i) << row_defect_bits) | defect;
           if (key < lowest) lowest = key;
         }
       },
-      Kokkos::Min<std::uint64_t>(first), Kokkos::Max<unsigned>(repeated));
-  repeated_diagonal = repeated != 0;
+      Kokkos::Min<std::uint64_t>(first));
   return first;
 }
 

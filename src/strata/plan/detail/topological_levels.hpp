@@ -186,6 +186,43 @@ TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_
   return read_levels_result(space, result);
 }
 
+/// The same pass in pull form over an in-edge CSR (a triangular matrix's
+/// rows, as Kokkos Kernels' one-pass level set reads them): wave w's
+/// predecessors are the entries of row r = (mirrored ? waves-1-w : w) other
+/// than r itself, entry c being wave (mirrored ? waves-1-c : c), all below w
+/// (the caller checked). level(w) = 1 + max level(pred) in id order, with the
+/// waves per level in `count` (at least `level.extent(0)` entries).
+template <class ExecSpace, class RowMap, class Entries, class LevelView, class CountView>
+TopologicalLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
+                                 const Entries& entries, bool mirrored, const LevelView& level,
+                                 const CountView& count) {
+  const std::size_t waves = level.extent(0);
+  if (waves == 0) return TopologicalLevels{};
+  using LevelType = typename LevelView::non_const_value_type;
+  Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
+  Kokkos::parallel_for(
+      "strata::plan::in_edge_levels", one_thread_policy(space),
+      KOKKOS_LAMBDA(const std::size_t) {
+        std::uint64_t deepest = 0;
+        for (std::size_t w = 0; w < waves; ++w) {
+          const std::size_t row = mirrored ? waves - 1 - w : w;
+          std::uint64_t mine = 0;  // 1 + the deepest predecessor, 0 for none
+          const std::size_t end = std::size_t(row_map(row + 1));
+          for (std::size_t e = std::size_t(row_map(row)); e < end; ++e) {
+            const std::size_t c = std::size_t(entries(e));
+            if (c == row) continue;  // the diagonal
+            const std::uint64_t next = std::uint64_t(level(mirrored ? waves - 1 - c : c)) + 1;
+            if (next > mine) mine = next;
+          }
+          level(w) = LevelType(mine);
+          if (mine > deepest) deepest = mine;
+        }
+        count_levels(waves, deepest, level, count, result);
+      });
+  return read_levels_result(space, result);
+}
+
 /// The plan's layout from the levels and the waves per level, in one pass on
 /// one thread (a counting sort whose histogram the walk already made):
 /// offsets (groups + 1 entries) and waves_out in (level, wave id) order, the
