@@ -10,6 +10,12 @@
 //   place    each chunk walks its block in order and writes every wave to the
 //            next slot of its (digit, chunk) counter: stable by construction
 //
+// A chunk keeps its 256 counters in a thread-private array while it walks
+// (on a GPU that is local memory, served by the L1 cache; on a host the
+// stack) and touches the shared counters once per digit, not once per wave:
+// the walk's read-modify-writes would otherwise each be a round trip to L2,
+// one after another (measured on the H200: 2.3 ms of sweep3d-200's plan).
+//
 // Passes run only over the digits the deepest level needs (one pass up to 256
 // layers, two up to 65536). Kokkos 3.4 has no stable device sort-by-key, which
 // is why this is written here; it allocates nothing (the buffers are scratch).
@@ -62,16 +68,18 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
     const unsigned shift = pass * level_sort_radix_bits;
     constexpr Ordinal mask = Ordinal(level_sort_buckets - 1);
 
-    Kokkos::deep_copy(space, counts, Ordinal(0));
     Kokkos::parallel_for(
         "strata::plan::layout_count", Kokkos::RangePolicy<ExecSpace>(space, 0, chunks),
         KOKKOS_LAMBDA(const std::size_t c) {
           const std::size_t lo = c * chunk_size;
           const std::size_t hi = lo + chunk_size < n ? lo + chunk_size : n;
+          Ordinal mine[level_sort_buckets];
+          for (std::size_t d = 0; d < level_sort_buckets; ++d) mine[d] = Ordinal(0);
           for (std::size_t i = lo; i < hi; ++i) {
             const Ordinal w = identity_input ? Ordinal(i) : src(i);
-            ++counts(((level(w) >> shift) & mask) * chunks + c);
+            ++mine[(level(w) >> shift) & mask];
           }
+          for (std::size_t d = 0; d < level_sort_buckets; ++d) counts(d * chunks + c) = mine[d];
         });
     Kokkos::parallel_scan(
         "strata::plan::layout_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
@@ -85,9 +93,11 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
         KOKKOS_LAMBDA(const std::size_t c) {
           const std::size_t lo = c * chunk_size;
           const std::size_t hi = lo + chunk_size < n ? lo + chunk_size : n;
+          Ordinal next[level_sort_buckets];
+          for (std::size_t d = 0; d < level_sort_buckets; ++d) next[d] = counts(d * chunks + c);
           for (std::size_t i = lo; i < hi; ++i) {
             const Ordinal w = identity_input ? Ordinal(i) : src(i);
-            dst(counts(((level(w) >> shift) & mask) * chunks + c)++) = w;
+            dst(next[(level(w) >> shift) & mask]++) = w;
           }
         });
   }
