@@ -171,6 +171,22 @@ TEST(KokkosKernelsSptrsv, RandomLowerTriangularMatchesKokkosKernels) {
   expect_both_triangles(strata_sptrsv_test::random_lower(64, 1, 5), "random lower 64 (sparse)");
 }
 
+TEST(KokkosKernelsSptrsv, DeepMatrixMatchesKokkosKernels) {
+  // 100 levels of 2 rows (row i waits for row i - 2), deeper than the device
+  // pass's depth budget (LaunchPolicy::ticket_depth_budget()): on a device
+  // the rows are planned as a dependency list instead, with the same result.
+  HostCsr a;
+  a.rows = 200;
+  for (int i = 0; i < a.rows; ++i) {
+    if (i >= 2) a.entries.push_back(i - 2);
+    a.entries.push_back(i);
+    a.row_map.push_back(static_cast<int>(a.entries.size()));
+  }
+  strata_sptrsv_test::assign_values(a);
+  ASSERT_GT(100u, launch::LaunchPolicy::standard().ticket_depth_budget() + 1);
+  expect_both_triangles(a, "two interleaved chains of 100 rows");
+}
+
 TEST(KokkosKernelsSptrsv, DiagonalMatrixIsOneLevel) {
   HostCsr a;
   a.rows = 7;

@@ -204,9 +204,9 @@ TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE4) {
   EXPECT_STREQ(execution_strategy_name(ExecutionStrategy::Dataflow), "dataflow");
 }
 
-// The planner's steps: rules T, K, L and P1-P6 of LaunchPolicy::choose_step on a
+// The planner's steps: rules T, K and P1-P6 of LaunchPolicy::choose_step on a
 // table of walk states (the planner only runs what this returns).
-TEST(LaunchPolicy, PlannerStepsFollowRulesTKLAndP1ToP6) {
+TEST(LaunchPolicy, PlannerStepsFollowRulesTKAndP1ToP6) {
   const LaunchPolicy policy = LaunchPolicy::standard();
   DeviceLimits limits;
   limits.concurrency = 1000;
@@ -238,7 +238,7 @@ TEST(LaunchPolicy, PlannerStepsFollowRulesTKLAndP1ToP6) {
   EXPECT_EQ(policy.choose_step(before, &why).step, PlanStep::Levels);
   EXPECT_NE(why.find("one pass"), std::string::npos) << why;
   before.device_backend = true;
-  EXPECT_TRUE(policy.wants_id_order(before));  // for rule L
+  EXPECT_FALSE(policy.wants_id_order(before));
   EXPECT_EQ(step(before), PlanStep::Start);
   before.device_backend = false;
   before.mode = PlanMode::Sparse;
@@ -259,36 +259,6 @@ TEST(LaunchPolicy, PlannerStepsFollowRulesTKLAndP1ToP6) {
   first.device_backend = false;
   first.layers_per_sync = 2;
   EXPECT_NE(step(first), PlanStep::HostLayers);
-  // L: at layer 0 on a device, topological ids, nothing forced, no heavy
-  // wave and no earlier give-up: every level in one ticket-ordered pass,
-  // with a depth budget that grows with the graph.
-  auto ticket = request(PlanMode::Automatic, 10, true);
-  ticket.layer = 0;
-  ticket.ids_topological = true;
-  const PlanStepDecision tl = policy.choose_step(ticket, &why);
-  EXPECT_EQ(tl.step, PlanStep::TicketLevels);
-  EXPECT_NE(why.find("ticket order"), std::string::npos) << why;
-  EXPECT_EQ(tl.depth_budget, policy.ticket_depth_budget(ticket.waves));
-  EXPECT_GE(policy.ticket_depth_budget(100), policy.ticket_min_depth_budget);
-  EXPECT_GE(policy.ticket_depth_budget(std::uint64_t(1) << 33),
-            (std::uint64_t(1) << 33) / policy.ticket_waves_per_level);
-  ticket.ticket_refused = true;
-  EXPECT_NE(step(ticket), PlanStep::TicketLevels);
-  ticket.ticket_refused = false;
-  ticket.max_wave_degree = policy.heavy_wave_degree + 1;
-  EXPECT_NE(step(ticket), PlanStep::TicketLevels);
-  ticket.max_wave_degree = 0;
-  ticket.mode = PlanMode::Sparse;
-  EXPECT_NE(step(ticket), PlanStep::TicketLevels);
-  ticket.mode = PlanMode::Automatic;
-  ticket.layer = 1;
-  EXPECT_NE(step(ticket), PlanStep::TicketLevels);
-  ticket.layer = 0;
-  ticket.device_backend = false;
-  EXPECT_NE(step(ticket), PlanStep::TicketLevels);
-  ticket.device_backend = true;
-  ticket.ids_topological = false;
-  EXPECT_NE(step(ticket), PlanStep::TicketLevels);
   // P2: forced modes name their step; Hybrid by density.
   EXPECT_EQ(step(request(PlanMode::Sparse, 5000, false)), PlanStep::TopDown);
   EXPECT_EQ(step(request(PlanMode::Dense, 5000, false)), PlanStep::BottomUp);

@@ -22,7 +22,6 @@ const char* plan_step_name(PlanStep step) noexcept {
   switch (step) {
     case PlanStep::Start: return "start";
     case PlanStep::Levels: return "levels";
-    case PlanStep::TicketLevels: return "ticket-levels";
     case PlanStep::HostLayers: return "host-layers";
     case PlanStep::TopDown: return "top-down";
     case PlanStep::Paced: return "paced";
@@ -59,11 +58,9 @@ LaunchPolicy LaunchPolicy::standard() {
   // in one dense step, a 1M fan-out's reverse CSR 0.26 s, power-law hubs
   // 0.2 s in the fused walk; top-down steps spread a hub over a team.
   p.heavy_wave_degree = 4096;
-  // Rule L: a ticket pass costs about one memory round trip per level on
-  // its critical path; past max(1024, waves / 1024) levels it gives up (a
-  // graph that deep and not made of chains is rare; see docs/launch_policy.md).
-  p.ticket_min_depth_budget = 1024;
-  p.ticket_waves_per_level = 1024;
+  // A ticket-ordered levelling pass gives up past 64 levels (see
+  // ticket_depth_budget()).
+  p.ticket_max_levels = 64;
   // A bottom-up step builds the reverse CSR (a second CSR: time, and memory
   // the size of the graph's) and scans every wave to place at most the waves
   // left behind the frontier; with under 1 % of them left, a top-down step
@@ -98,33 +95,6 @@ bool LaunchPolicy::use_topological_levels(bool host_backend, bool nothing_forced
                                   : "a mode, chain contraction or batch size was forced: the "
                                     "layers are walked";
   return use;
-}
-
-bool LaunchPolicy::use_ticket_levels(bool device_backend, bool nothing_forced,
-                                     std::uint64_t max_wave_degree, bool refused,
-                                     std::string* reason) const {
-  const bool heavy = max_wave_degree > heavy_wave_degree;
-  const bool use = device_backend && nothing_forced && !heavy && !refused;
-  if (reason) {
-    if (use)
-      *reason = "ids are a topological order on a device: every level in one pass in ticket "
-                "order, each wave levelled once its predecessors are (no layer walk)";
-    else if (!device_backend)
-      *reason = "host backend: levels in one pass on one thread";
-    else if (!nothing_forced)
-      *reason = "a mode, chain contraction or batch size was forced: the layers are walked";
-    else if (heavy)
-      *reason = "a wave has more than " + std::to_string(heavy_wave_degree) +
-                " edges (one thread would push them all): the layers are walked";
-    else
-      *reason = "a ticket pass gave up at its depth budget: the layers are walked";
-  }
-  return use;
-}
-
-std::uint64_t LaunchPolicy::ticket_depth_budget(std::uint64_t waves) const {
-  const std::uint64_t by_size = ticket_waves_per_level == 0 ? 0 : waves / ticket_waves_per_level;
-  return by_size > ticket_min_depth_budget ? by_size : ticket_min_depth_budget;
 }
 
 bool LaunchPolicy::use_host_layers(bool host_backend, bool nothing_forced, std::uint64_t waves,
@@ -199,8 +169,7 @@ bool LaunchPolicy::count_chains(const PlanStepRequest& r) const {
 }
 
 bool LaunchPolicy::wants_id_order(const PlanStepRequest& r) const {
-  // Rule T on a host backend, rule L on a device: both need nothing forced.
-  return nothing_forced(r);
+  return use_topological_levels(!r.device_backend, nothing_forced(r));
 }
 
 bool LaunchPolicy::measure_wave_degree(const PlanStepRequest& r) const {
@@ -240,18 +209,6 @@ PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string
                 " waves sit in chains: ranked by pointer jumping, the " +
                 std::to_string(r.waves - r.chained_waves) + " heads walked fused";
     return d;
-  }
-  // L. at layer 0: every level in one device pass in ticket order
-  if (r.layer == 0 && r.ids_topological) {
-    std::string line;
-    if (use_ticket_levels(r.device_backend, nothing_forced(r), r.max_wave_degree,
-                          r.ticket_refused, reason ? &line : nullptr)) {
-      d.step = PlanStep::TicketLevels;
-      d.depth_budget = ticket_depth_budget(r.waves);
-      if (reason)
-        *reason = line + " (gives up past level " + std::to_string(d.depth_budget) + ")";
-      return d;
-    }
   }
   // P2. the mode
   const bool heavy = r.max_wave_degree > heavy_wave_degree;

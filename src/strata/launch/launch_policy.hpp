@@ -94,10 +94,6 @@ class LaunchPolicy {
   ///  P1. chains: at layer 0, when chains were counted (count_chains) and at
   ///      least half of the waves are chained (any chain when forced Always):
   ///      Chains;
-  ///  L.  at layer 0, the ids known topological and use_ticket_levels:
-  ///      TicketLevels with `depth_budget` = ticket_depth_budget(waves),
-  ///      which ends the plan unless it gives up (then Start again, and this
-  ///      rule no more);
   ///  P2. the mode: a forced mode names its step (Hybrid: bottom-up while the
   ///      frontier holds `hybrid_min_density_bps` of the waves); Automatic asks
   ///      choose(layer_request) — Dense and Hybrid run bottom-up, Fused fused,
@@ -130,7 +126,7 @@ class LaunchPolicy {
   bool measure_wave_degree(const PlanStepRequest& request) const;
   /// Whether the planner should learn if the ids are a topological order
   /// (a check over the CSR, where the CSR build's validation pass did not
-  /// already say) for rules T and L: when nothing is forced.
+  /// already say) for rule T: where use_topological_levels would say yes.
   bool wants_id_order(const PlanStepRequest& request) const;
   /// Rule T (choose_step, before the walk): whether to
   /// check the ids for a topological order (every dependency from a lower to
@@ -145,20 +141,16 @@ class LaunchPolicy {
   /// receives one line.
   bool use_topological_levels(bool host_backend, bool nothing_forced,
                               std::string* reason = nullptr) const;
-  /// Rule L (choose_step, at layer 0, where P1 did not apply): on a device
-  /// backend with topologically numbered ids, level every wave in one pass in
-  /// ticket order (plan/detail/ticket_levels.hpp: each thread levels its wave
-  /// once its predecessors are levelled; one memory round trip per level on
-  /// the critical path instead of a layer step of the walk), when nothing is
-  /// forced, no wave has more than `heavy_wave_degree` edges (one thread
-  /// pushes all of a wave's edges) and no earlier pass gave up.
-  bool use_ticket_levels(bool device_backend, bool nothing_forced, std::uint64_t max_wave_degree,
-                         bool refused, std::string* reason = nullptr) const;
-  /// The deepest level a ticket pass may reach before it gives up:
-  /// max(ticket_min_depth_budget, waves / ticket_waves_per_level). A graph
-  /// deeper than that (long paths that are not chains) would serialise the
-  /// pass on one round trip per level; giving up wastes at most that many.
-  std::uint64_t ticket_depth_budget(std::uint64_t waves) const;
+  /// The deepest level a ticket-ordered levelling pass on a device may reach
+  /// before it gives up (plan_in_edges, plan/detail/ticket_levels.hpp): one
+  /// thread per wave waits for its predecessors, so the pass costs about one
+  /// contended memory round trip per level on its critical path — measured
+  /// on the H200 at 7–50 µs per level once the waiting threads fill the
+  /// device (strata_bench, sweep2d-2000 and sweep3d-200 levelled this way:
+  /// 209 and 86 ms against 63 and 16 ms for the layer walk), against a few
+  /// microseconds per level for a shallow graph (20 levels of a 1M-row ILU
+  /// factor in under 1 ms). Deeper graphs give up early and cheaply.
+  std::uint64_t ticket_depth_budget() const { return ticket_max_levels; }
   /// Rule K (choose_step, at layer 0, where rule T did not apply): walk every layer top-down in one launch of one team whose
   /// threads each own a part of the waves (plan/detail/host_kahn.hpp: no
   /// locked instruction, per-thread frontier buffers, a team barrier per
@@ -171,8 +163,7 @@ class LaunchPolicy {
 
   std::uint32_t execute_dataflow_width_per_team = 0;  ///< rule E3
 
-  std::uint64_t ticket_min_depth_budget = 0;  ///< rule L
-  std::uint64_t ticket_waves_per_level = 0;   ///< rule L
+  std::uint64_t ticket_max_levels = 0;  ///< ticket_depth_budget()
 
   std::uint32_t serial_fused_max_frontier = 0;  ///< rule 3
   std::uint32_t fused_max_frontier = 0;       ///< rule 4

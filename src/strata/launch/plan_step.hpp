@@ -18,14 +18,12 @@ namespace strata::launch {
 inline constexpr std::size_t max_paced_layers = 64;
 
 /// The planner's steps (headers in plan/detail/). Start comes first, or
-/// Levels or TicketLevels instead of the whole walk (TicketLevels may give
-/// up, and Start follows); terminal steps (Levels, TicketLevels, HostLayers,
+/// Levels instead of the whole walk; terminal steps (Levels, HostLayers,
 /// Persistent, Fused, Chains) finish the walk; the others compute one layer
 /// (Paced: up to `batch` layers).
 enum class PlanStep {
   Start,       ///< the remaining in-degrees and layer 0, the sources (frontier_start.hpp)
   Levels,      ///< every level in one pass in id order: the ids are topological (topological_levels.hpp)
-  TicketLevels,  ///< every level in one device pass in ticket order: the ids are topological (ticket_levels.hpp)
   HostLayers,  ///< every layer top-down in one team of host threads (host_kahn.hpp)
   TopDown,     ///< one layer: release the frontier's targets, compact them (sparse_step.hpp)
   Paced,       ///< up to `batch` top-down layers with no host round trip (sparse_paced.hpp)
@@ -62,7 +60,6 @@ struct PlanStepRequest {
   std::uint64_t bottom_up_scanned = 0;  ///< waves visited by bottom-up steps so far
   std::uint64_t paced_batches = 0;    ///< device-paced batches run so far
   bool persistent_refused = false;    ///< a persistent launch found its league not co-resident
-  bool ticket_refused = false;        ///< a ticket pass gave up at its depth budget
   /// The frontier on this device, as LaunchPolicy::choose() reads it
   /// (launch::layer_request, launch/layer_request.hpp); read in Automatic mode.
   LaunchRequest layer_request;
@@ -78,7 +75,6 @@ inline bool nothing_forced(const PlanStepRequest& r) {
 struct PlanStepDecision {
   PlanStep step = PlanStep::TopDown;
   std::size_t batch = 1;  ///< layers of a Paced step (1 otherwise)
-  std::uint64_t depth_budget = 0;  ///< deepest level a TicketLevels step may reach before it gives up
   /// The bottom-up bound (LaunchPolicy::dense_scan_budget) turned a bottom-up
   /// step into this top-down one.
   bool bottom_up_budget_spent = false;

@@ -170,20 +170,17 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     const ExecSpace& space, std::uint64_t wave_count,
     const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
-  // Where rule T or L may apply (LaunchPolicy::wants_id_order), the
-  // validation pass also learns the ids' order, and the count pass counts
-  // the in-degrees (into scratch.remaining): on a host unless the ids are
-  // topological (rule T's one pass needs none, and runs over the list itself
-  // where the list is in order), on a device always (rule L's ticket pass
-  // and the walk both start from them).
+  // Where rule T may apply (LaunchPolicy::wants_id_order), the validation
+  // pass also learns the ids' order, and the count pass counts the
+  // in-degrees (into scratch.remaining) unless the ids are topological.
   using Counts = GraphCounts<ExecSpace, Offset>;
   Counts counts;
-  const auto request = detail::step_request(space, wave_count, dependencies.extent(0), options);
-  counts.check_topological = launch::LaunchPolicy::standard().wants_id_order(request);
+  counts.check_topological =
+      launch::LaunchPolicy::standard().wants_id_order(detail::step_request(
+          space, wave_count, dependencies.extent(0), options));
   if (counts.check_topological) {
-    counts.skip_if_edges_in_order = !request.device_backend;
-    counts.in_degrees = request.device_backend ? Counts::InDegrees::Yes
-                                               : Counts::InDegrees::UnlessTopological;
+    counts.skip_if_edges_in_order = true;
+    counts.in_degrees = Counts::InDegrees::UnlessTopological;
     counts.in_degree = scratch.remaining;
   }
   const auto graph =

@@ -14,13 +14,14 @@
 // callers that hold a checked triangular matrix (kokkos_kernels/
 // sptrsv_symbolic.hpp), and it trusts them.
 //
-// The levels come from one pass in id order, as rules T and L of the launch
-// policy do for the planner: on a host backend one thread (level(i) = 1 +
-// max level(pred), Kokkos Kernels' one-pass level set), on a device the
-// ticket-ordered pass. The device pass gives up on a graph deeper than the
-// policy's depth budget: then nothing is returned (std::nullopt) and the
-// caller plans the rows as a dependency list (plan_barriers). The plan is
-// plan_barriers' for the same dependencies, bit for bit.
+// The levels come from one pass in id order: on a host backend one thread
+// (level(i) = 1 + max level(pred), Kokkos Kernels' one-pass level set, as
+// rule T of the launch policy does for the planner), on a device the
+// ticket-ordered pass (plan/detail/ticket_levels.hpp). The device pass gives
+// up on a graph deeper than LaunchPolicy::ticket_depth_budget(): then nothing
+// is returned (std::nullopt) and the caller plans the rows as a dependency
+// list (plan_barriers). The plan is plan_barriers' for the same
+// dependencies, bit for bit.
 #include <cstdint>
 #include <optional>
 
@@ -59,9 +60,9 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
         allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");
     detail::layout_from_level_counts(space, levels.groups, plan.level, count,
                                      plan.group_offsets, plan.waves);
-  } else {  // rule L: the ticket-ordered pass, then the layout from the levels
+  } else {  // the ticket-ordered pass, then the layout from the levels
     const detail::TicketLevelsResult levels = detail::pull_ticket_levels(
-        space, row_map, entries, mirrored, plan.level, policy.ticket_depth_budget(waves));
+        space, row_map, entries, mirrored, plan.level, policy.ticket_depth_budget());
     if (!levels.finished) return std::nullopt;
     plan.group_offsets =
         allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");

@@ -9,7 +9,6 @@
 //   while the walk is not finished and the frontier is not empty:
 //     decision = policy.choose_step(request from the state)
 //     Step{decision}.advance(space, state)      StartStep, LevelsStep,
-//                                               TicketLevelsStep,
 //                                               HostLayersStep, TopDownStep,
 //                                               PacedStep, BottomUpStep,
 //                                               PersistentStep, FusedStep,
@@ -21,9 +20,7 @@
 // the layer-after-layer `order`, remaining in-degrees (owed edges are paid
 // when leaving bottom-up), and the frontier cursor closed by close_layer().
 // The one-pass steps (Levels, HostLayers) leave the waves per level instead
-// of layer offsets, and the plan is laid out from those counts; the ticket
-// pass (TicketLevels) leaves only the levels, and the plan is laid out from
-// them as after a device-side walk.
+// of layer offsets, and the plan is laid out from those counts.
 #include <cstdint>
 #include <new>
 #include <string>
@@ -45,7 +42,6 @@
 #include <strata/plan/detail/plan_state.hpp>
 #include <strata/plan/detail/sparse_paced.hpp>
 #include <strata/plan/detail/sparse_step.hpp>
-#include <strata/plan/detail/ticket_levels.hpp>
 #include <strata/plan/detail/topological_levels.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
@@ -140,7 +136,6 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
       r.bottom_up_scanned = s.bottom_up_scanned;
       r.paced_batches = s.stats.paced_batches;
       r.persistent_refused = s.persistent_refused;
-      r.ticket_refused = s.ticket_refused;
       if (s.started)
         r.layer_request = launch::layer_request(limits, r.waves, r.dependencies, s.frontier,
                                                 s.previous, s.layer,
@@ -155,9 +150,6 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
           measure_after_start();
           break;
         case launch::PlanStep::Levels: LevelsStep{}.advance(space, s); break;
-        case launch::PlanStep::TicketLevels:
-          TicketLevelsStep{d.depth_budget}.advance(space, s);
-          break;
         case launch::PlanStep::HostLayers:
           HostLayersStep{policy.fused_max_frontier}.advance(space, s);
           break;
@@ -174,7 +166,6 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
                                             e.what());
   }
   if (!s.finished) s.finish(s.begin, /*on_device=*/false);
-  if (!s.given_up.empty()) s.stats.first_decision = s.given_up + "; " + s.stats.first_decision;
   if (options.statistics) *options.statistics = s.stats;
   return s;
 }

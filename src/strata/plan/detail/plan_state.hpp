@@ -32,7 +32,6 @@
 // The host side is the frontier cursor (begin, frontier, layer) and the
 // layer offsets; close_layer() is the one per-layer bookkeeping.
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -96,9 +95,7 @@ struct PlanState {
   bool owes_edges = false;        ///< bottom-up layers' out-edges not yet taken from `remaining`
   std::uint64_t owed_from = 0;    ///< order index of the first such layer
   std::uint64_t bottom_up_scanned = 0;  ///< waves visited by bottom-up steps
-  bool persistent_refused = false;
-  bool ticket_refused = false;          ///< the ticket pass passed its depth budget
-  std::string given_up;                 ///< what a step that gave up said (for first_decision)      ///< the device could not hold a persistent league
+  bool persistent_refused = false;      ///< the device could not hold a persistent league
 
   // --- the end of the walk ---
   bool finished = false;          ///< a terminal step scheduled every reachable wave

@@ -1,16 +1,13 @@
 #pragma once
 // Levels in ticket order, on a device, where the ids are a topological order
-// (every dependency goes from a lower to a higher id): rule T of the device.
+// (every dependency goes from a lower to a higher id) and each wave's
+// predecessors are given as an in-edge CSR: a triangular matrix's rows
+// (plan_in_edges.hpp).
 //
 // Each team takes the next `team_size` waves from one global ticket counter
 // (one atomic per team) and each thread levels its wave as soon as the
-// wave's predecessors are levelled:
-//
-//   pull (an in-edge CSR, a triangular matrix's rows): spin until every
-//     predecessor's level is published, level = 1 + max of them, publish;
-//   push (the planner's out-edge CSR and in-degrees): spin until the
-//     remaining in-degree is 0, level = the largest level pushed in, push
-//     level + 1 to every successor (atomic max), release, decrement them.
+// wave's predecessors are levelled: it spins until every predecessor's level
+// is published, then publishes 1 + the largest of them.
 //
 // Why it cannot hang: a thread waits only on lower ids, and every lower id
 // was handed out (ticket order) to a team that was already running when it
@@ -21,26 +18,23 @@
 // wavefront that wait on each other also progress on devices without
 // independent thread scheduling.
 //
-// What it costs: one pass over the graph, plus one memory round trip per
-// level along the critical path. A deep graph (a chain) would serialise on
-// that latency, so the pass gives up once a level passes `depth_budget`
-// (every thread sees the abort flag and leaves); the caller then walks the
-// layers. The levels are written to `level` (0-based) only when the pass
-// finished.
+// What it costs: one pass over the matrix, plus one memory round trip per
+// level along the critical path, which the waiting threads make slower the
+// more of them the device holds. A deep graph would serialise on it, so the
+// pass gives up once a level passes `depth_budget` (every thread sees the
+// abort flag and leaves; LaunchPolicy::ticket_depth_budget() has the
+// measurements). The planner's own walk does not use it: a push form of the
+// same pass over the planner's out-edge CSR measured slower than the layer
+// walk on every generator graph on the H200 (docs/gpu-cuda.md).
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <string>
 #include <utility>
 
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/ordinal.hpp>
 #include <strata/core/spin_wait.hpp>
-#include <strata/graph/dependency_graph.hpp>
-#include <strata/graph/in_degrees.hpp>
-#include <strata/plan/detail/group_offsets.hpp>
-#include <strata/plan/detail/plan_state.hpp>
 
 namespace strata::detail {
 
@@ -55,24 +49,23 @@ int ticket_team_size(const ExecSpace&) {
 
 struct TicketLevelsResult {
   bool finished = false;     ///< false: a level passed the depth budget (nothing usable)
-  std::uint64_t groups = 0;  ///< deepest level + 1 (pull pass, when finished)
+  std::uint64_t groups = 0;  ///< deepest level + 1 (when finished)
 };
 
 /// Device-side control words of one pass: [0] the ticket, [1] the abort flag.
 template <class ExecSpace>
 using TicketControl = Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space>;
 
-/// Reads the abort flag and, where the pass finished and `one_based` (the
-/// pull pass publishes level + 1), shifts the levels down and counts the
-/// groups.
+/// Reads the abort flag and, where the pass finished, shifts the published
+/// levels (level + 1) down and counts the groups.
 template <class ExecSpace, class LevelView>
 TicketLevelsResult finish_ticket_levels(const ExecSpace& space, const TicketControl<ExecSpace>& control,
-                                        const LevelView& level, bool one_based) {
+                                        const LevelView& level) {
   TicketLevelsResult out;
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), control);
   if (host(1) != 0) return out;
   out.finished = true;
-  if (!one_based || level.extent(0) == 0) return out;
+  if (level.extent(0) == 0) return out;
   using L = typename LevelView::non_const_value_type;
   using M = scan_value_t<L>;
   M deepest = 0;
@@ -97,7 +90,7 @@ bool ticket_league_fits(const ExecSpace& space, std::uint64_t waves) {
   return (waves + team - 1) / team <= std::uint64_t(std::numeric_limits<int>::max());
 }
 
-/// Pull form over an in-edge CSR: wave w's predecessors are the entries of
+/// The pass over an in-edge CSR: wave w's predecessors are the entries of
 /// row r = (mirrored ? waves-1-w : w) other than r itself, each entry c being
 /// wave (mirrored ? waves-1-c : c), all below w (the caller checked: a
 /// triangular matrix, lower or, mirrored, upper). `level` (waves entries) is
@@ -109,7 +102,7 @@ TicketLevelsResult pull_ticket_levels(const ExecSpace& space, const RowMap& row_
   using L = typename LevelView::non_const_value_type;
   const std::uint64_t waves = level.extent(0);
   TicketControl<ExecSpace> control("strata::ticket levels control");
-  if (waves == 0) return finish_ticket_levels(space, control, level, false);
+  if (waves == 0) return finish_ticket_levels(space, control, level);
   if (!ticket_league_fits(space, waves)) return TicketLevelsResult{};
   Kokkos::deep_copy(space, level, L(0));  // 0: not levelled yet; a levelled wave holds level + 1
   const int team_size = ticket_team_size(space);
@@ -118,7 +111,7 @@ TicketLevelsResult pull_ticket_levels(const ExecSpace& space, const RowMap& row_
   using Member = typename Policy::member_type;
   const std::uint64_t budget = depth_budget;
   Kokkos::parallel_for(
-      "strata::plan::ticket_levels_pull", Policy(space, static_cast<int>(teams), team_size),
+      "strata::plan::ticket_levels", Policy(space, static_cast<int>(teams), team_size),
       KOKKOS_LAMBDA(const Member& team) {
         std::uint64_t base = 0;
         Kokkos::single(
@@ -155,96 +148,7 @@ TicketLevelsResult pull_ticket_levels(const ExecSpace& space, const RowMap& row_
           spin_pause(spins);
         }
       });
-  return finish_ticket_levels(space, control, level, true);
+  return finish_ticket_levels(space, control, level);
 }
-
-/// Push form over the planner's out-edge CSR: `remaining` holds every wave's
-/// in-degree (consumed: all zero after a finished pass); the ids are a
-/// topological order (the caller checked). `level` (wave_count entries) is
-/// overwritten.
-template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class LevelView>
-TicketLevelsResult push_ticket_levels(const ExecSpace& space,
-                                      const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                                      const RemainingView& remaining, const LevelView& level,
-                                      std::uint64_t depth_budget) {
-  using L = typename LevelView::non_const_value_type;
-  using R = typename RemainingView::non_const_value_type;
-  const std::uint64_t waves = graph.wave_count();
-  TicketControl<ExecSpace> control("strata::ticket levels control");
-  if (waves == 0) return finish_ticket_levels(space, control, level, false);
-  if (!ticket_league_fits(space, waves)) return TicketLevelsResult{};
-  Kokkos::deep_copy(space, Kokkos::subview(level, std::make_pair(std::size_t(0), std::size_t(waves))),
-                    L(0));
-  const auto row_map = graph.row_map;
-  const auto entries = graph.entries;
-  const int team_size = ticket_team_size(space);
-  const std::uint64_t teams = (waves + team_size - 1) / team_size;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  const std::uint64_t budget = depth_budget;
-  Kokkos::parallel_for(
-      "strata::plan::ticket_levels_push", Policy(space, static_cast<int>(teams), team_size),
-      KOKKOS_LAMBDA(const Member& team) {
-        std::uint64_t base = 0;
-        Kokkos::single(
-            Kokkos::PerTeam(team),
-            [&](std::uint64_t& b) {
-              b = Kokkos::atomic_fetch_add(&control(0), std::uint64_t(team.team_size()));
-            },
-            base);
-        const std::uint64_t w = base + std::uint64_t(team.team_rank());
-        if (w >= waves) return;
-        for (std::uint64_t spins = 0;; ++spins) {
-          if (volatile_load(&remaining(w)) == R(0)) {
-            acquire_fence();  // every predecessor's push is visible
-            const std::uint64_t mine = std::uint64_t(volatile_load(&level(w)));
-            if (mine > budget) {
-              Kokkos::atomic_fetch_max(&control(1), std::uint64_t(1));
-              return;
-            }
-            const std::uint64_t begin = std::uint64_t(row_map(w));
-            const std::uint64_t end = std::uint64_t(row_map(w + 1));
-            for (std::uint64_t e = begin; e < end; ++e)
-              Kokkos::atomic_fetch_max(&level(entries(e)), L(mine + 1));
-            release_fence();  // the pushes before the releases
-            for (std::uint64_t e = begin; e < end; ++e)
-              Kokkos::atomic_fetch_sub(&remaining(entries(e)), R(1));
-            return;
-          }
-          if (volatile_load(&control(1)) != 0) return;
-          spin_pause(spins);
-        }
-      });
-  return finish_ticket_levels(space, control, level, false);
-}
-
-/// Rule L's step (LaunchPolicy::choose_step, at layer 0 on a device): every
-/// level in one ticket-ordered pass (push form; the ids are a topological
-/// order), from the in-degrees the Start step left. When a level passes the
-/// depth budget it gives up: the in-degrees are spent and the levels
-/// overwritten, so the walk starts over with Start (ticket_refused: the
-/// policy does not choose this step again).
-struct TicketLevelsStep {
-  std::uint64_t depth_budget = 0;
-
-  template <class ExecSpace, class Ordinal, class Offset>
-  void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
-    if (!s.in_degrees_ready) count_in_degrees(space, s.graph, s.remaining);
-    const TicketLevelsResult r =
-        push_ticket_levels(space, s.graph, s.remaining, s.level, depth_budget);
-    s.in_degrees_ready = false;
-    if (!r.finished) {
-      s.ticket_refused = true;
-      s.started = false;
-      s.given_up = "the ticket pass gave up past level " + std::to_string(depth_budget) +
-                   ", the layers are walked";
-      return;
-    }
-    s.stats.topological = true;
-    s.stats.fused = true;  // every layer in one launch; the host saw none of them
-    s.stats.fused_from_layer = 0;
-    s.finish(s.wave_count(), /*on_device=*/true);  // groups counted from the levels
-  }
-};
 
 }  // namespace strata::detail
