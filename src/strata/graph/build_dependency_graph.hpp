@@ -15,6 +15,7 @@
 
 #include <strata/core/atomics.hpp>
 #include <strata/core/ordinal.hpp>
+#include <strata/core/prefetch.hpp>
 #include <strata/core/scan.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/graph/dependency_graph.hpp>
@@ -168,12 +169,20 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
           }
           // Branch-free ownership (a shuffled list makes it a coin flip): a
           // dependency this part does not own counts into `sink`.
+          // The counters of dependency i + prefetch_distance are prefetched
+          // (the loop is bound by those scattered misses).
           Offset sink = 0;
+          const std::size_t last = edges - 1;
           for (std::size_t i = 0; i < edges; ++i) {
+            const std::size_t ahead = i + prefetch_distance < last ? i + prefetch_distance : last;
+            const std::uint64_t next_row = row_of(ahead);
+            prefetch_write(next_row - begin < span ? &row_map(next_row + 1) : &sink);
             const std::uint64_t row = row_of(i);
             Offset* const out = row - begin < span ? &row_map(row + 1) : &sink;
             ++*out;
             if (in_degrees) {
+              const std::uint64_t next_t = target_of(ahead);
+              prefetch_write(next_t - begin < span ? &in_degree(next_t) : &sink);
               const std::uint64_t t = target_of(i);
               Offset* const in = t - begin < span ? &in_degree(t) : &sink;
               ++*in;
@@ -209,9 +218,24 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
           for (std::uint64_t w = begin; w < end; ++w) cursor(w) = row_map(w);
           // Branch-free ownership: a dependency of another part's row claims
           // slot 0 of `sink` and writes into `spare`.
+          // Two-stage prefetch: the cursor of dependency i + 2d, then (read
+          // from the now cached cursor) the slot of dependency i + d.
           Offset sink = 0;
           Ordinal spare = 0;
+          const std::size_t last = edges - 1;
+          Ordinal* const slots = entries.data();
           for (std::size_t i = 0; i < edges; ++i) {
+            {
+              const std::size_t far =
+                  i + 2 * prefetch_distance < last ? i + 2 * prefetch_distance : last;
+              const std::uint64_t far_row = row_of(far);
+              prefetch_read(far_row - begin < span ? &cursor(far_row) : &sink);
+              const std::size_t near = i + prefetch_distance < last ? i + prefetch_distance : last;
+              const std::uint64_t near_row = row_of(near);
+              const bool near_own = near_row - begin < span;
+              const Offset near_slot = *(near_own ? &cursor(near_row) : &sink);
+              prefetch_write(near_own ? slots + near_slot : &spare);
+            }
             const std::uint64_t row = row_of(i);
             const bool own = row - begin < span;
             Offset* const c = own ? &cursor(row) : &sink;
