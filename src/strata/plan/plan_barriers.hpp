@@ -187,10 +187,10 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
       build_dependency_graph(space, wave_count, dependencies, scratch.graph, counts);
   if (counts.in_degrees_counted) scratch.remaining = counts.in_degree;
   if (counts.check_topological && !counts.built) {
-    // Rule T over the list itself: no CSR is built (the scratch still grows
-    // to the shape, as after any plan: a caller may size it by planning).
+    // Rule T over the list itself: no CSR is built, and the scratch grows
+    // only by the waves per level (plan_ordered_list); a caller who wants it
+    // sized for any path reserves it (PlannerScratch::reserve).
     detail::check_plan_request<Ordinal, Offset>(wave_count, dependencies.extent(0), options);
-    scratch.reserve(space, wave_count, dependencies.extent(0));
     const ProfilingRegion region("strata::plan_barriers");
     return detail::plan_ordered_list(space, wave_count, dependencies, scratch, options);
   }
