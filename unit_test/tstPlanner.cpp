@@ -101,12 +101,22 @@ TEST(Planner, ScratchIsReusedAcrossShapesWithoutAllocating) {
   EXPECT_EQ(scratch.dependency_capacity(), deps);
   EXPECT_EQ(buffer_pointers(scratch), pointers) << "planning a smaller or equal shape reallocated";
 
-  // A larger shape grows the scratch, and it is kept afterwards.
-  std::vector<Dep> larger = wide;
-  larger.push_back({1, 1025});
-  plan_barriers(TEST_EXECSPACE(), 1026, larger.data(), larger.size(), scratch);
-  EXPECT_GE(scratch.wave_capacity(), 1026u);
+  // A larger shape grows the buffers its plan uses (a list in no order: a
+  // CSR is built), and they are kept: planning it again allocates nothing.
+  // Buffers that path does not read (e.g. the release counts of a top-down
+  // step on a host backend) are grown only when a plan needs them, or by
+  // PlannerScratch::reserve.
+  std::vector<Dep> larger{{1, 1025}};
+  larger.insert(larger.end(), wide.begin(), wide.end());
+  const auto d = plan_barriers(TEST_EXECSPACE(), 1026, larger.data(), larger.size(), scratch);
+  EXPECT_EQ(d.global_barriers(), 2u);
+  EXPECT_GE(scratch.graph.row_map.extent(0), 1027u);
   EXPECT_GE(scratch.dependency_capacity(), 1025u);
+  const auto grown = buffer_pointers(scratch);
+  plan_barriers(TEST_EXECSPACE(), 1026, larger.data(), larger.size(), scratch);
+  EXPECT_EQ(buffer_pointers(scratch), grown) << "planning the same shape again reallocated";
+  scratch.reserve(TEST_EXECSPACE(), 1026, 1025);
+  EXPECT_GE(scratch.wave_capacity(), 1026u);
 }
 
 TEST(Planner, GeneratedLayeredDagsKeepExactDepthFor2048Shapes) {
