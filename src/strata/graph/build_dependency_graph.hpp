@@ -4,8 +4,10 @@
 // the ids are a topological order, in the same reduction), count (out-degree
 // per wave; optionally the in-degrees, in the same pass), scan (row_map),
 // fill. Host backends count and fill without a locked instruction (each
-// thread owns a part of the rows, detail::csr_by_owner_v); device backends
-// use one atomic per dependency. No host loop touches waves or edges.
+// thread owns a part of the rows, detail::csr_by_owner_v), with the row
+// offsets as their own fill cursor (no wave-sized cursor) and software
+// prefetch of the scattered counters and slots; device backends use one
+// atomic per dependency and a cursor. No host loop touches waves or edges.
 
 #include <cstdint>
 #include <limits>

@@ -157,11 +157,13 @@ TopologicalLevels topological_levels(const ExecSpace& space,
 /// (DependencyOrder::edges_in_order(): ids topological and the list sorted by
 /// one endpoint, so every dependency comes after all dependencies into its
 /// `before`): level(after) = max(level(after), level(before) + 1) in list
-/// order. No CSR is built.
+/// order, or in reverse list order when `reverse` (a list sorted by one
+/// endpoint nonincreasing: DependencyOrder::reversed()). No CSR is built.
 template <class ExecSpace, class DependencyView, class LevelView, class CountView>
 TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_t wave_count,
                                             const DependencyView& dependencies,
-                                            const LevelView& level, const CountView& count) {
+                                            const LevelView& level, const CountView& count,
+                                            bool reverse = false) {
   const std::size_t waves = wave_count;
   if (waves == 0) return TopologicalLevels{};
   const std::size_t edges = dependencies.extent(0);
@@ -173,8 +175,8 @@ TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_
       KOKKOS_LAMBDA(const std::size_t) {
         for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
         std::uint64_t deepest = 0;
-        for (std::size_t i = 0; i < edges; ++i) {
-          const auto d = dependencies(i);
+        for (std::size_t k = 0; k < edges; ++k) {
+          const auto d = dependencies(reverse ? edges - 1 - k : k);
           const LevelType next = LevelType(level(d.before) + 1);  // final: see above
           if (level(d.after) < next) {
             level(d.after) = next;
