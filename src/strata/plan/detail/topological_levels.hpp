@@ -31,6 +31,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/ordinal.hpp>
+#include <strata/core/prefetch.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
@@ -137,10 +138,16 @@ TopologicalLevels topological_levels(const ExecSpace& space,
       KOKKOS_LAMBDA(const std::size_t) {
         for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
         std::uint64_t deepest = 0;
+        // The targets' levels are scattered (a power-law graph's hubs): the
+        // level of entry e + prefetch_distance is prefetched.
+        const std::size_t edges = entries.extent(0);
+        LevelType* const levels = level.data();
         for (std::size_t w = 0; w < waves; ++w) {
           const LevelType next = LevelType(level(w) + 1);  // final: predecessors are below w
           const std::size_t end = row_map(w + 1);
           for (std::size_t e = row_map(w); e < end; ++e) {
+            if (e + prefetch_distance < edges)
+              prefetch_write(levels + entries(e + prefetch_distance));
             const Ordinal t = entries(e);
             if (level(t) < next) {
               level(t) = next;
@@ -175,7 +182,15 @@ TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_
       KOKKOS_LAMBDA(const std::size_t) {
         for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
         std::uint64_t deepest = 0;
+        // Prefetch the levels of dependency k + prefetch_distance.
+        LevelType* const levels = level.data();
         for (std::size_t k = 0; k < edges; ++k) {
+          if (k + prefetch_distance < edges) {
+            const std::size_t j = k + prefetch_distance;
+            const auto ahead = dependencies(reverse ? edges - 1 - j : j);
+            prefetch_read(levels + ahead.before);
+            prefetch_write(levels + ahead.after);
+          }
           const auto d = dependencies(reverse ? edges - 1 - k : k);
           const LevelType next = LevelType(level(d.before) + 1);  // final: see above
           if (level(d.after) < next) {
