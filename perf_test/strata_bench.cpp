@@ -64,7 +64,17 @@ struct SpaceBytes {
   char name[64] = {0};
   std::int64_t live = 0;
   std::int64_t peak = 0;
+  std::int64_t plan_live = 0;     ///< of `live`: the returned plan's Views
+  std::int64_t working_peak = 0;  ///< peak of live - plan_live
 };
+
+/// The BarrierPlan's own Views (plan_barriers.hpp allocates them with these
+/// labels): the caller's result, counted apart from the planner's working memory.
+bool is_plan_label(const char* label) {
+  return label != nullptr && (std::strcmp(label, "strata::wave levels") == 0 ||
+                              std::strcmp(label, "strata::plan waves") == 0 ||
+                              std::strcmp(label, "strata::group offsets") == 0);
+}
 SpaceBytes g_spaces[8];
 
 SpaceBytes& space_bytes(const char* name) {
@@ -78,21 +88,31 @@ SpaceBytes& space_bytes(const char* name) {
   return g_spaces[7];  // more than 8 spaces: lump the rest together
 }
 
-void on_allocate(const Kokkos_Profiling_SpaceHandle handle, const char*, const void*,
+void on_allocate(const Kokkos_Profiling_SpaceHandle handle, const char* label, const void*,
                  const std::uint64_t size) {
   SpaceBytes& s = space_bytes(handle.name);
   s.live += static_cast<std::int64_t>(size);
+  if (is_plan_label(label)) s.plan_live += static_cast<std::int64_t>(size);
   s.peak = std::max(s.peak, s.live);
+  s.working_peak = std::max(s.working_peak, s.live - s.plan_live);
 }
-void on_deallocate(const Kokkos_Profiling_SpaceHandle handle, const char*, const void*,
+void on_deallocate(const Kokkos_Profiling_SpaceHandle handle, const char* label, const void*,
                    const std::uint64_t size) {
-  space_bytes(handle.name).live -= static_cast<std::int64_t>(size);
+  SpaceBytes& s = space_bytes(handle.name);
+  s.live -= static_cast<std::int64_t>(size);
+  if (is_plan_label(label)) s.plan_live -= static_cast<std::int64_t>(size);
 }
 
+struct PeakBytes {
+  std::uint64_t total = 0;    ///< everything the call held at once, the returned plan included
+  std::uint64_t working = 0;  ///< the same without the returned plan's Views
+};
+
 /// Runs `f` with the callbacks on; returns the peak bytes that `f` held at once
-/// in the execution space's memory space (allocations from before are not counted).
+/// in the execution space's memory space (allocations from before are not
+/// counted), with and without the returned plan's Views.
 template <class F>
-std::uint64_t peak_bytes_of(F&& f) {
+PeakBytes peak_bytes_of(F&& f) {
   for (auto& s : g_spaces) s = SpaceBytes{};
   Kokkos::Tools::Experimental::set_allocate_data_callback(on_allocate);
   Kokkos::Tools::Experimental::set_deallocate_data_callback(on_deallocate);
@@ -105,7 +125,8 @@ std::uint64_t peak_bytes_of(F&& f) {
   }
   Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
   Kokkos::Tools::Experimental::set_deallocate_data_callback(nullptr);
-  return static_cast<std::uint64_t>(space_bytes(MemSpace::name()).peak);
+  const SpaceBytes& s = space_bytes(MemSpace::name());
+  return {static_cast<std::uint64_t>(s.peak), static_cast<std::uint64_t>(s.working_peak)};
 }
 
 struct Options {
@@ -169,7 +190,9 @@ struct ModeResult {
   std::string mode;
   std::string skipped;  ///< non-empty: why it did not run
   Timing timing;
-  std::uint64_t peak_bytes = 0;
+  std::uint64_t peak_bytes = 0;     ///< the call's peak, the returned plan included
+  std::uint64_t working_bytes = 0;  ///< the call's peak without the returned plan
+  std::uint64_t plan_bytes = 0;     ///< the returned plan's Views (level, waves, group offsets)
   std::uint64_t groups = 0;
   bool plan_matches_reference = false;
   strata::PlanStatistics statistics;
@@ -203,6 +226,10 @@ bool same_as_reference(const strata::BarrierPlan<ExecSpace, Ordinal>& plan,
   for (std::size_t i = 0; i < ref.waves.size(); ++i)
     if (host.waves(i) != ref.waves[i]) return false;
   return true;
+}
+
+std::uint64_t plan_bytes_of(const strata::BarrierPlan<ExecSpace, Ordinal>& plan) {
+  return (plan.level.span() + plan.waves.span() + plan.group_offsets.span()) * sizeof(Ordinal);
 }
 
 bool kk_symbolic_is_linear() {
@@ -271,7 +298,7 @@ KkResult run_kk(const Options& opt, const std::vector<Dep>& deps, std::uint64_t 
     if (levels) *levels = static_cast<std::uint64_t>(kh.get_sptrsv_handle()->get_num_levels());
     kh.destroy_sptrsv_handle();
   };
-  r.peak_bytes = peak_bytes_of([&] { symbolic(&r.levels); });
+  r.peak_bytes = peak_bytes_of([&] { symbolic(&r.levels); }).total;
   r.timing = time_calls(opt.repetitions, 0, [&] { symbolic(nullptr); });
   return r;
 }
@@ -310,12 +337,15 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
     const auto graph = strata::build_dependency_graph(space, waves, deps, storage);
     strata::PlanOptions checked = options;
     checked.statistics = &r.statistics;
-    r.peak_bytes = peak_bytes_of([&] {
+    const PeakBytes peak = peak_bytes_of([&] {
       Scratch scratch;
       const auto plan = strata::plan_barriers(space, graph, scratch, checked);
+      r.plan_bytes = plan_bytes_of(plan);
       r.groups = plan.group_count();
       r.plan_matches_reference = ref ? same_as_reference(plan, *ref) : true;
     });
+    r.peak_bytes = peak.total;
+    r.working_bytes = peak.working;
     r.timing = time_calls(opt.repetitions, 0, [&] {
       Scratch scratch;
       strata::plan_barriers(space, graph, scratch, options);
@@ -326,12 +356,15 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
   {
     strata::PlanOptions checked = options;
     checked.statistics = &r.statistics;
-    r.peak_bytes = peak_bytes_of([&] {
+    const PeakBytes peak = peak_bytes_of([&] {
       Scratch scratch;
       const auto plan = strata::plan_barriers(space, waves, deps, scratch, checked);
+      r.plan_bytes = plan_bytes_of(plan);
       r.groups = plan.group_count();
       r.plan_matches_reference = ref ? same_as_reference(plan, *ref) : true;
     });
+    r.peak_bytes = peak.total;
+    r.working_bytes = peak.working;
   }
   if (opt.profile && mode_name == "auto")
     r.phases = phases_of(
@@ -412,7 +445,7 @@ void write_json(const Options& opt, const std::vector<GraphResult>& results,
       << "    \"strata\": " << json_string("plan_barriers from a View of dependencies in the default memory space: validation + CSR build + layers + layout, fresh PlannerScratch per call; auto+scratch reuses one scratch (warm); auto+csr plans from a DependencyGraph (CSR) built outside the timed region, as Kokkos Kernels' input is, and its peak_bytes exclude that CSR. Parsing and generation are not timed.") << ",\n"
       << "    \"reference\": " << json_string("reference_kahn on the host dependency array: validation + its own CSR build + Kahn + per-group sort (serial).") << ",\n"
       << "    \"kk\": " << json_string("create_sptrsv_handle(SEQLVLSCHD_TP1, lower) + sptrsv_symbolic; the in-edge CSR (row i lists j < i) is prepared outside the timed region. Only for graphs whose ids are topologically ordered.") << ",\n"
-      << "    \"peak_bytes\": " << json_string("peak live bytes in the execution space's memory space during one call, from Kokkos' allocate/deallocate callbacks; the input dependency View (input_bytes) already existed and is not counted.") << ",\n"
+      << "    \"peak_bytes\": " << json_string("peak live bytes in the execution space's memory space during one call, from Kokkos' allocate/deallocate callbacks, the returned plan included; the input dependency View (input_bytes) already existed and is not counted. working_peak_bytes: the peak of the same count without the returned plan's Views (labels strata::wave levels, strata::plan waves, strata::group offsets: the caller's result); plan_bytes: those Views' bytes (2 x waves + groups + 1 ordinals).") << ",\n"
       << "    \"csr_bytes\": " << json_string("(waves + 1) * 4 + deps * 4: the CSR the planner builds (32-bit offsets and ordinals).") << "\n  },\n"
       << "  \"graphs\": [\n";
   for (std::size_t gi = 0; gi < results.size(); ++gi) {
@@ -430,8 +463,13 @@ void write_json(const Options& opt, const std::vector<GraphResult>& results,
         out << "{\"skipped\": " << json_string(m.skipped) << "}";
         continue;
       }
+      const double csr = double(std::max<std::uint64_t>(g.csr_bytes, 1));
       out << "{\"time\": " << json_timing(m.timing) << ", \"peak_bytes\": " << m.peak_bytes
-          << ", \"peak_over_csr\": " << json_number(double(m.peak_bytes) / double(std::max<std::uint64_t>(g.csr_bytes, 1)))
+          << ", \"peak_over_csr\": " << json_number(double(m.peak_bytes) / csr)
+          << ", \"working_peak_bytes\": " << m.working_bytes
+          << ", \"working_over_csr\": " << json_number(double(m.working_bytes) / csr)
+          << ", \"plan_bytes\": " << m.plan_bytes
+          << ", \"plan_over_csr\": " << json_number(double(m.plan_bytes) / csr)
           << ", \"groups\": " << m.groups
           << ", \"plan_matches_reference\": " << (m.plan_matches_reference ? "true" : "false")
           << ", \"sparse_layers\": " << m.statistics.sparse_layers
@@ -477,8 +515,11 @@ void print_row(const Options& opt, const GraphResult& g) {
   if (automatic) {
     const double t = automatic->timing.median();
     line << std::setw(9) << std::fixed << std::setprecision(2) << (opt.reference ? g.reference.median() / t : 0.0)
-         << std::setw(9) << (g.kk.skipped.empty() ? g.kk.timing.median() / t : 0.0) << std::setw(9)
-         << double(automatic->peak_bytes) / double(std::max<std::uint64_t>(g.csr_bytes, 1));
+         << std::setw(9) << (g.kk.skipped.empty() ? g.kk.timing.median() / t : 0.0);
+    const double csr = double(std::max<std::uint64_t>(g.csr_bytes, 1));
+    line << std::setw(9) << double(automatic->peak_bytes) / csr << std::setw(9)
+         << double(automatic->working_bytes) / csr << std::setw(9)
+         << double(automatic->plan_bytes) / csr;
   }
   std::cout << line.str() << "\n";
   for (const auto& m : g.modes) {
@@ -581,7 +622,8 @@ int main(int argc, char* argv[]) {
            << std::setw(10) << "deps" << std::setw(8) << "groups";
       for (const auto& m : opt.modes) head << std::setw(13) << m;
       head << std::setw(10) << "ref" << std::setw(10) << "kk" << std::setw(9) << "ref/auto"
-           << std::setw(9) << "kk/auto" << std::setw(9) << "mem/csr";
+           << std::setw(9) << "kk/auto" << std::setw(9) << "mem/csr" << std::setw(9) << "work/csr"
+           << std::setw(9) << "plan/csr";
       std::cout << head.str() << "\n";
       std::vector<GraphResult> results;
       for (const auto& s : specs) {

@@ -128,7 +128,16 @@ TEST(DependencyGraph, CountPassGivesInDegreesAndTheIdOrder) {
                          storage, counts);
   EXPECT_TRUE(counts.topological);
   EXPECT_FALSE(counts.order.by_before || counts.order.by_after);
+  EXPECT_FALSE(counts.order.edges_in_order());
   EXPECT_TRUE(counts.built);
+  // A list sorted by one endpoint nonincreasing is in order read backwards.
+  const std::vector<Dep> backwards{{2, 3}, {1, 3}, {0, 2}};
+  Kokkos::deep_copy(device, DepView(backwards.data(), backwards.size()));
+  build_dependency_graph(TEST_EXECSPACE(), 4, Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device),
+                         storage, counts);
+  EXPECT_TRUE(counts.order.by_before_descending && !counts.order.by_before);
+  EXPECT_TRUE(counts.order.reversed() && counts.order.edges_in_order());
+  EXPECT_FALSE(counts.built);
 }
 
 TEST(DependencyGraph, InvalidInputBuildsNothing) {

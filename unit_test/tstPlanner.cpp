@@ -101,12 +101,23 @@ TEST(Planner, ScratchIsReusedAcrossShapesWithoutAllocating) {
   EXPECT_EQ(scratch.dependency_capacity(), deps);
   EXPECT_EQ(buffer_pointers(scratch), pointers) << "planning a smaller or equal shape reallocated";
 
-  // A larger shape grows the scratch, and it is kept afterwards.
-  std::vector<Dep> larger = wide;
+  // A larger shape grows the buffers its plan uses (a list in no order: a
+  // CSR is built), and they are kept: planning it again allocates nothing.
+  // Buffers that path does not read (e.g. the release counts of a top-down
+  // step on a host backend) are grown only when a plan needs them, or by
+  // PlannerScratch::reserve.
+  std::vector<Dep> larger(wide.begin(), wide.begin() + 512);
   larger.push_back({1, 1025});
-  plan_barriers(TEST_EXECSPACE(), 1026, larger.data(), larger.size(), scratch);
-  EXPECT_GE(scratch.wave_capacity(), 1026u);
+  larger.insert(larger.end(), wide.begin() + 512, wide.end());
+  const auto d = plan_barriers(TEST_EXECSPACE(), 1026, larger.data(), larger.size(), scratch);
+  EXPECT_EQ(d.global_barriers(), 2u);
+  EXPECT_GE(scratch.graph.row_map.extent(0), 1027u);
   EXPECT_GE(scratch.dependency_capacity(), 1025u);
+  const auto grown = buffer_pointers(scratch);
+  plan_barriers(TEST_EXECSPACE(), 1026, larger.data(), larger.size(), scratch);
+  EXPECT_EQ(buffer_pointers(scratch), grown) << "planning the same shape again reallocated";
+  scratch.reserve(TEST_EXECSPACE(), 1026, 1025);
+  EXPECT_GE(scratch.wave_capacity(), 1026u);
 }
 
 TEST(Planner, GeneratedLayeredDagsKeepExactDepthFor2048Shapes) {
@@ -401,16 +412,23 @@ TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
   generate::shuffle_ids(shuffled, 11);
   // The same topological ids, the list in no order: levelled over the CSR.
   auto scrambled = sweep;
+  // (every other dependency of the first half swapped with its mirror: over
+  // the whole list this loop would reverse it, which is in order backwards)
   scrambled.description += ", list reversed in pairs";
-  for (std::size_t i = 0; i + 1 < scrambled.dependencies.size(); i += 2)
+  for (std::size_t i = 0; 2 * i + 1 < scrambled.dependencies.size(); i += 2)
     std::swap(scrambled.dependencies[i], scrambled.dependencies[scrambled.dependencies.size() - 1 - i]);
   const std::vector<WaveDependency<std::uint32_t>> one_back{{0, 2}, {2, 3}, {1, 3}, {4, 1}, {3, 5}};
   generate::GeneratedGraph backward;
   backward.wave_count = 6;
   backward.description = "one backward dependency";
   for (const auto& d : one_back) backward.dependencies.push_back({d.before, d.after});
-  for (const auto* g : {&sweep, &scrambled, &shuffled, &backward}) {
-    const bool topological = g == &sweep || g == &scrambled;
+  // The same list read backwards (sorted by `before` nonincreasing): levelled
+  // along the list in reverse, without a CSR.
+  auto reversed = sweep;
+  reversed.description += ", list reversed";
+  std::reverse(reversed.dependencies.begin(), reversed.dependencies.end());
+  for (const auto* g : {&sweep, &reversed, &scrambled, &shuffled, &backward}) {
+    const bool topological = g == &sweep || g == &reversed || g == &scrambled;
     const auto deps = generate::narrowed<std::uint32_t>(*g);
     const auto ref = reference_kahn(g->wave_count, deps);
     PlanStatistics stats;
@@ -425,7 +443,8 @@ TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
       EXPECT_EQ(stats.sources, ref.group_offsets[1]);
       EXPECT_EQ(stats.sparse_layers + stats.dense_layers, 0u);
       // A list sorted by one endpoint is levelled as it is, without a CSR.
-      EXPECT_EQ(stats.first_decision.find("no CSR") != std::string::npos, g == &sweep)
+      EXPECT_EQ(stats.first_decision.find("no CSR") != std::string::npos,
+                g == &sweep || g == &reversed)
           << stats.first_decision;
     }
     // From a given CSR the order is checked over the rows.

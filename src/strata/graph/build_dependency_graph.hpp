@@ -4,8 +4,10 @@
 // the ids are a topological order, in the same reduction), count (out-degree
 // per wave; optionally the in-degrees, in the same pass), scan (row_map),
 // fill. Host backends count and fill without a locked instruction (each
-// thread owns a part of the rows, detail::csr_by_owner_v); device backends
-// use one atomic per dependency. No host loop touches waves or edges.
+// thread owns a part of the rows, detail::csr_by_owner_v), with the row
+// offsets as their own fill cursor (no wave-sized cursor) and software
+// prefetch of the scattered counters and slots; device backends use one
+// atomic per dependency and a cursor. No host loop touches waves or edges.
 
 #include <cstdint>
 #include <limits>
@@ -15,6 +17,7 @@
 
 #include <strata/core/atomics.hpp>
 #include <strata/core/ordinal.hpp>
+#include <strata/core/prefetch.hpp>
 #include <strata/core/scan.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/graph/dependency_graph.hpp>
@@ -30,11 +33,17 @@ struct DependencyGraphStorage {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<Offset*, memory_space> row_map;  // capacity >= waves + 1
   Kokkos::View<Ordinal*, memory_space> entries;  // capacity >= dependencies
-  Kokkos::View<Offset*, memory_space> cursor;    // capacity >= waves (fill cursor)
+  /// capacity >= waves on device backends (their fill cursor; host backends
+  /// fill with the row offsets as the cursor and grow it only on demand)
+  Kokkos::View<Offset*, memory_space> cursor;
 
   void reserve(std::uint64_t wave_count, std::uint64_t dependency_count) {
     reserve_capacity(row_map, wave_count + 1, "outgoing offsets");
     reserve_capacity(entries, dependency_count, "outgoing targets");
+    if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible)
+      reserve_cursor(wave_count);
+  }
+  void reserve_cursor(std::uint64_t wave_count) {
     reserve_capacity(cursor, wave_count, "outgoing target cursor");
   }
 };
@@ -140,7 +149,6 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
   graph.entries = prefix(storage.entries, dependency_count);
   auto row_map = graph.row_map;
   auto entries = graph.entries;
-  auto cursor = prefix(storage.cursor, wave_count);
   const std::size_t waves = wave_count;
   const std::size_t edges = dependency_count;
   const bool in_degrees = in_degree.extent(0) != 0;
@@ -152,8 +160,15 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
   if (edges == 0) return graph;
 
   if (csr_by_owner_v<ExecSpace>) {
-    // count: part p owns rows (and in-degrees) [begin, end): it zeroes their
-    // counters, then counts with plain increments.
+    // The row offsets are their own fill cursor (no wave-sized cursor):
+    // the count puts row w's degree at row_map(w + 2), so that after the
+    // scan row_map(w + 1) is the start of row w; the fill advances
+    // row_map(w + 1) past each entry it writes, leaving the end of row w,
+    // i.e. the start of row w + 1, there. row_map(0) stays 0.
+    //
+    // count: part p owns rows (and in-degrees) [begin, end), i.e.
+    // row_map(begin + 2 .. end + 1): it zeroes those counters, then counts
+    // with plain increments (the last row's degree is never needed).
     const std::size_t parts = csr_owner_parts(space, waves);
     Kokkos::parallel_for(
         "strata::graph::count_owned", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
@@ -161,19 +176,33 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
           const std::uint64_t begin = even_part_begin(waves, parts, p);
           const std::uint64_t end = even_part_begin(waves, parts, p + 1);
           const std::uint64_t span = end - begin;
-          if (p == 0) row_map(0) = 0;
+          if (p == 0) {
+            row_map(0) = 0;
+            row_map(1) = 0;
+          }
           for (std::uint64_t w = begin; w < end; ++w) {
-            row_map(w + 1) = 0;
+            if (w + 2 <= waves) row_map(w + 2) = 0;
             if (in_degrees) in_degree(w) = 0;
           }
           // Branch-free ownership (a shuffled list makes it a coin flip): a
-          // dependency this part does not own counts into `sink`.
+          // dependency this part does not own counts into `sink`, and so
+          // does the last row's. The counters of dependency
+          // i + prefetch_distance are prefetched (the loop is bound by
+          // those scattered misses).
           Offset sink = 0;
+          const std::uint64_t counted = waves - 1;  // rows whose degree is stored
+          const std::size_t last = edges - 1;
           for (std::size_t i = 0; i < edges; ++i) {
+            const std::size_t ahead = i + prefetch_distance < last ? i + prefetch_distance : last;
+            const std::uint64_t next_row = row_of(ahead);
+            prefetch_write(next_row - begin < span && next_row < counted ? &row_map(next_row + 2)
+                                                                        : &sink);
             const std::uint64_t row = row_of(i);
-            Offset* const out = row - begin < span ? &row_map(row + 1) : &sink;
+            Offset* const out = row - begin < span && row < counted ? &row_map(row + 2) : &sink;
             ++*out;
             if (in_degrees) {
+              const std::uint64_t next_t = target_of(ahead);
+              prefetch_write(next_t - begin < span ? &in_degree(next_t) : &sink);
               const std::uint64_t t = target_of(i);
               Offset* const in = t - begin < span ? &in_degree(t) : &sink;
               ++*in;
@@ -189,32 +218,55 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
           if (in_degrees) detail::fetch_add<ExecSpace>(&in_degree(target_of(i)), Offset(1));
         });
   }
-  // scan: inclusive prefix sum turns the shifted degrees into row offsets.
+  // scan: inclusive prefix sum turns the shifted degrees into row offsets
+  // (on host backends, into row starts shifted by one: see above).
   // No partial sum exceeds dependency_count, which fits Offset (checked by the caller).
   detail::inclusive_scan_in_place(space, row_map, "strata::graph::scan");
   if (csr_by_owner_v<ExecSpace>) {
     // fill: part p owns the rows holding dependencies [E p / P, E (p+1) / P)
-    // (whole rows, found by a binary search), and fills them in input order.
+    // (whole rows, found by a binary search over the row starts before any
+    // part moves them), and fills them in input order.
     const std::size_t parts = csr_owner_parts(space, waves);
+    Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> bounds(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::graph::fill bounds"), parts + 1);
+    const auto starts = Kokkos::subview(row_map, Kokkos::make_pair(std::size_t(1), waves + 1));
+    Kokkos::parallel_for(
+        "strata::graph::fill_bounds", Kokkos::RangePolicy<ExecSpace>(space, 0, parts + 1),
+        KOKKOS_LAMBDA(const std::size_t p) {
+          bounds(p) = p == 0       ? 0
+                      : p == parts ? waves
+                                   : first_row_at(starts, waves, even_part_begin(edges, parts, p));
+        });
     Kokkos::parallel_for(
         "strata::graph::fill_owned", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
         KOKKOS_LAMBDA(const std::size_t p) {
-          const std::uint64_t begin =
-              p == 0 ? 0 : first_row_at(row_map, waves, even_part_begin(edges, parts, p));
-          const std::uint64_t end =
-              p + 1 == parts ? waves
-                             : first_row_at(row_map, waves, even_part_begin(edges, parts, p + 1));
+          const std::uint64_t begin = bounds(p);
+          const std::uint64_t end = bounds(p + 1);
           if (begin >= end) return;
           const std::uint64_t span = end - begin;
-          for (std::uint64_t w = begin; w < end; ++w) cursor(w) = row_map(w);
           // Branch-free ownership: a dependency of another part's row claims
-          // slot 0 of `sink` and writes into `spare`.
+          // slot 0 of `sink` and writes into `spare`. Two-stage prefetch:
+          // the cursor of dependency i + 2d, then (read from the now cached
+          // cursor) the slot of dependency i + d.
           Offset sink = 0;
           Ordinal spare = 0;
+          const std::size_t last = edges - 1;
+          Ordinal* const slots = entries.data();
           for (std::size_t i = 0; i < edges; ++i) {
+            {
+              const std::size_t far =
+                  i + 2 * prefetch_distance < last ? i + 2 * prefetch_distance : last;
+              const std::uint64_t far_row = row_of(far);
+              prefetch_read(far_row - begin < span ? &row_map(far_row + 1) : &sink);
+              const std::size_t near = i + prefetch_distance < last ? i + prefetch_distance : last;
+              const std::uint64_t near_row = row_of(near);
+              const bool near_own = near_row - begin < span;
+              const Offset near_slot = *(near_own ? &row_map(near_row + 1) : &sink);
+              prefetch_write(near_own ? slots + near_slot : &spare);
+            }
             const std::uint64_t row = row_of(i);
             const bool own = row - begin < span;
-            Offset* const c = own ? &cursor(row) : &sink;
+            Offset* const c = own ? &row_map(row + 1) : &sink;
             const Offset slot = *c;
             *c = own ? Offset(slot + 1) : Offset(0);
             Ordinal* const to = own ? &entries(slot) : &spare;
@@ -223,6 +275,8 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
         });
   } else {
     // fill: each dependency claims the next slot of its row.
+    storage.reserve_cursor(wave_count);
+    auto cursor = prefix(storage.cursor, wave_count);
     Kokkos::deep_copy(space, cursor,
                       Kokkos::subview(row_map, Kokkos::make_pair(std::size_t(0), waves)));
     Kokkos::parallel_for(

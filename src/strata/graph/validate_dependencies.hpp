@@ -48,7 +48,16 @@ struct DependencyOrder {
   /// topological ids, every dependency then comes after all dependencies
   /// into its `before`, so levels can be pushed along the list in one pass
   bool by_before = true, by_after = true;
-  bool edges_in_order() const { return ids_topological && (by_before || by_after); }
+  /// the list is sorted by `before` or by `after` nonincreasing: the same
+  /// holds for the list read backwards (a list emitted in reverse order)
+  bool by_before_descending = true, by_after_descending = true;
+  /// levels can be pushed along the list read forwards
+  bool forward_in_order() const { return ids_topological && (by_before || by_after); }
+  /// ... or, failing that, read backwards
+  bool reversed() const {
+    return ids_topological && !forward_in_order() && (by_before_descending || by_after_descending);
+  }
+  bool edges_in_order() const { return forward_in_order() || reversed(); }
 };
 
 /// first_invalid_dependency that also learns the list's DependencyOrder in
@@ -65,7 +74,9 @@ std::size_t first_invalid_dependency(
   if (count == 0) return none;
   const std::uint64_t waves = wave_count;
   std::size_t first = none;
-  unsigned flags = 0;  // 1: a backward edge, 2: not sorted by before, 4: not sorted by after
+  // 1: a backward edge, 2 / 4: not sorted by before / after, 8 / 16: not
+  // sorted by before / after nonincreasing
+  unsigned flags = 0;
   Kokkos::parallel_reduce(
       "strata::validate_dependencies_and_order", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
       KOKKOS_LAMBDA(const std::size_t i, std::size_t& lowest, unsigned& f) {
@@ -76,12 +87,15 @@ std::size_t first_invalid_dependency(
         // Branch-free: on a shuffled list these comparisons are coin flips.
         const WaveDependency<Ordinal> prev = dependencies(i == 0 ? 0 : i - 1);
         f |= unsigned(d.before > d.after) | (unsigned(prev.before > d.before) << 1) |
-             (unsigned(prev.after > d.after) << 2);
+             (unsigned(prev.after > d.after) << 2) | (unsigned(prev.before < d.before) << 3) |
+             (unsigned(prev.after < d.after) << 4);
       },
       Kokkos::Min<std::size_t>(first), Kokkos::BOr<unsigned>(flags));
   order.ids_topological = (flags & 1u) == 0;
   order.by_before = (flags & 2u) == 0;
   order.by_after = (flags & 4u) == 0;
+  order.by_before_descending = (flags & 8u) == 0;
+  order.by_after_descending = (flags & 16u) == 0;
   return first;
 }
 

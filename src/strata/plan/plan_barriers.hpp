@@ -67,7 +67,8 @@ template <class ExecSpace, class Ordinal, class Offset, class... P>
 BarrierPlan<ExecSpace, Ordinal> plan_ordered_list(
     const ExecSpace& space, std::uint64_t waves,
     const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
-    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options) {
+    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options,
+    bool reverse) {
   using Plan = BarrierPlan<ExecSpace, Ordinal>;
   reserve_capacity(scratch.order, waves, "waves per level");
   Plan plan;
@@ -75,7 +76,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_ordered_list(
   plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
   const auto count = prefix(scratch.order, waves);
   const TopologicalLevels levels =
-      ordered_dependency_levels(space, waves, dependencies, plan.level, count);
+      ordered_dependency_levels(space, waves, dependencies, plan.level, count, reverse);
   plan.group_offsets =
       allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");
   layout_from_level_counts(space, levels.groups, plan.level, count, plan.group_offsets,
@@ -88,8 +89,10 @@ BarrierPlan<ExecSpace, Ordinal> plan_ordered_list(
     stats.fused_from_layer = 0;
     stats.fused_workers = 1;
     launch::LaunchPolicy::standard().use_topological_levels(true, true, &stats.first_decision);
-    stats.first_decision += "; over the dependency list, which is in topological order (sorted "
-                            "by one endpoint): no CSR";
+    stats.first_decision += reverse ? "; over the dependency list read backwards, which is then "
+                                      "in topological order (sorted by one endpoint): no CSR"
+                                    : "; over the dependency list, which is in topological order "
+                                      "(sorted by one endpoint): no CSR";
     *options.statistics = stats;
   }
   space.fence();
@@ -187,12 +190,13 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
       build_dependency_graph(space, wave_count, dependencies, scratch.graph, counts);
   if (counts.in_degrees_counted) scratch.remaining = counts.in_degree;
   if (counts.check_topological && !counts.built) {
-    // Rule T over the list itself: no CSR is built (the scratch still grows
-    // to the shape, as after any plan: a caller may size it by planning).
+    // Rule T over the list itself: no CSR is built, and the scratch grows
+    // only by the waves per level (plan_ordered_list); a caller who wants it
+    // sized for any path reserves it (PlannerScratch::reserve).
     detail::check_plan_request<Ordinal, Offset>(wave_count, dependencies.extent(0), options);
-    scratch.reserve(space, wave_count, dependencies.extent(0));
     const ProfilingRegion region("strata::plan_barriers");
-    return detail::plan_ordered_list(space, wave_count, dependencies, scratch, options);
+    return detail::plan_ordered_list(space, wave_count, dependencies, scratch, options,
+                                     counts.order.reversed());
   }
   return detail::plan_graph(space, graph, scratch, options,
                             !counts.check_topological ? detail::IdOrder::Unknown

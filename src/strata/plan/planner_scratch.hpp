@@ -66,6 +66,7 @@ class PlannerScratch {
   void reserve(const ExecSpace& space, std::uint64_t wave_count, std::uint64_t dependency_count) {
     check_graph_shape<Ordinal, Offset>(wave_count, dependency_count);
     graph.reserve(wave_count, dependency_count);
+    graph.reserve_cursor(wave_count);  // host backends' CSR build needs none: the release counts
     reserve_capacity(remaining, wave_count, "remaining in-degree");
     // The wave-sized spare ordinals (planner_storage_bytes' `spare`): chain
     // links on devices, the level counts / frontier of the policy's rules T
@@ -77,14 +78,12 @@ class PlannerScratch {
                      "level sort counters");
   }
 
-  /// Grows what the walk over a graph of `wave_count` waves needs beside the
-  /// graph itself (plan_barriers from a caller's DependencyGraph: no CSR
-  /// storage of its own): the wave-sized offsets (fill cursor / release
-  /// counts), the remaining in-degrees and the counters.
+  /// Grows what every walk over a graph of `wave_count` waves needs beside
+  /// the graph itself: the counters. The wave-sized offsets (release counts,
+  /// remaining in-degrees) are grown by the walk before the first step that
+  /// reads them (PlanState::bind_buffers_for): the one-pass steps need fewer.
   void reserve_walk(const ExecSpace& space, std::uint64_t wave_count) {
     check_graph_shape<Ordinal, Offset>(wave_count, 0);
-    reserve_capacity(graph.cursor, wave_count, "outgoing target cursor");
-    reserve_capacity(remaining, wave_count, "remaining in-degree");
     reserve_capacity(step_counters, detail::step_counter_count, "step counters");
     reserve_capacity(sort_counts,
                      detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),

@@ -35,6 +35,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/ordinal.hpp>
+#include <strata/core/prefetch.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/plan/detail/plan_state.hpp>
@@ -96,6 +97,23 @@ HostKahnResult host_kahn(const ExecSpace& space,
     auto hi = [&](std::uint64_t parity, std::uint64_t q) -> Word& {
       return state(4 * q + 2 * parity + 1);
     };
+    // Prefetch (the walk is bound by scattered misses): the row bounds of
+    // the wave 2d frontier slots ahead, its out-edges at d ahead, and at d/2
+    // ahead the remaining in-degrees of those targets in [first, first + span).
+    constexpr Word d = prefetch_distance;
+    const auto* const targets = entries.data();
+    auto look_ahead = [&](Word k, Word k_end, std::uint64_t first, std::uint64_t span) {
+      if (k + 2 * d < k_end) prefetch_read(&row_map(stash(k + 2 * d)));
+      if (k + d < k_end) prefetch_read(targets + row_map(stash(k + d)));
+      if (k + d / 2 < k_end) {
+        const std::size_t w = stash(k + d / 2);
+        const std::size_t row_end = row_map(w + 1);
+        for (std::size_t e = row_map(w); e < row_end; ++e) {
+          const std::uint64_t t = targets[e];
+          if (t - first < span) prefetch_write(&remaining(t));
+        }
+      }
+    };
     // Layer 0: this part's sources, in id order.
     Word cursor = begin;
     for (std::uint64_t w = begin; w < end; ++w)
@@ -124,7 +142,8 @@ HostKahnResult host_kahn(const ExecSpace& space,
             layer_size(l) = SizeType(n);
             for (std::uint64_t q = 0; q < parts; ++q) lo(par ^ 1, q) = state(cursor_at + q);
             for (std::uint64_t q = 0; q < parts; ++q)
-              for (Word k = lo(par, q); k < hi(par, q); ++k) {
+              for (Word k = lo(par, q), k_end = hi(par, q); k < k_end; ++k) {
+                look_ahead(k, k_end, 0, waves);
                 const std::size_t w = stash(k);
                 const std::size_t row_end = row_map(w + 1);
                 for (std::size_t e = row_map(w); e < row_end; ++e) {
@@ -159,7 +178,8 @@ HostKahnResult host_kahn(const ExecSpace& space,
       using Count = typename RemainingView::non_const_value_type;
       Count sink = 0;
       for (std::uint64_t q = 0; q < parts; ++q)
-        for (Word k = lo(parity, q); k < hi(parity, q); ++k) {
+        for (Word k = lo(parity, q), k_end = hi(parity, q); k < k_end; ++k) {
+          look_ahead(k, k_end, begin, span);
           const std::size_t w = stash(k);
           const std::size_t row_end = row_map(w + 1);
           for (std::size_t e = row_map(w); e < row_end; ++e) {

@@ -144,6 +144,7 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
           policy.choose_step(r, s.layer == 0 ? &s.stats.first_decision : nullptr);
       if (d.bottom_up_budget_spent && s.stats.dense_budget_spent_at_layer == 0)
         s.stats.dense_budget_spent_at_layer = s.layer;
+      s.bind_buffers_for(d.step);
       switch (d.step) {
         case launch::PlanStep::Start:
           StartStep{}.advance(space, s);

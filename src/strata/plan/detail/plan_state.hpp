@@ -28,6 +28,8 @@
 // Storage: the plan's two Views (level, order) and the scratch's buffers;
 // `released` and `chain_distance` are never live at once and share the
 // scratch's spare wave-sized offsets (the CSR build's fill cursor).
+// `remaining` and `released` are bound (and grown) by bind_buffers_for()
+// before the first step that reads them: the one-pass steps need fewer.
 //
 // The host side is the frontier cursor (begin, frontier, layer) and the
 // layer offsets; close_layer() is the one per-layer bookkeeping.
@@ -39,6 +41,7 @@
 #include <strata/core/atomics.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/graph/dependency_graph.hpp>
+#include <strata/launch/plan_step.hpp>
 #include <strata/plan/detail/release.hpp>
 #include <strata/plan/frontier_sources.hpp>
 #include <strata/plan/plan_options.hpp>
@@ -60,9 +63,14 @@ struct PlanState {
             const OrdinalView& plan_waves)
       : graph(g), level(plan_level), order(plan_waves), storage_(&scratch) {
     const std::size_t waves = g.wave_count();
-    remaining = prefix(scratch.remaining, waves);
-    released = prefix(scratch.graph.cursor, waves);
+    // Bound now where the scratch holds them already (the CSR build counted
+    // the in-degrees, a reused scratch), else by bind_buffers_for() before
+    // the first step that reads them.
+    if (scratch.remaining.extent(0) >= waves) remaining = prefix(scratch.remaining, waves);
+    if (scratch.graph.cursor.extent(0) >= waves) released = prefix(scratch.graph.cursor, waves);
     chain_distance = released;
+    remaining_bound_ = scratch.remaining.extent(0) >= waves;
+    released_bound_ = scratch.graph.cursor.extent(0) >= waves;
     counters = scratch.step_counters;
     scratch.layer_begin.clear();
     layer_begin_ = &scratch.layer_begin;
@@ -149,6 +157,29 @@ struct PlanState {
         });
   }
 
+  /// Grows (and binds) the wave-sized buffers `step` reads, before it runs:
+  /// rule T's one pass (Levels) reads neither `remaining` nor `released`;
+  /// `released` (`chain_distance`) is read only by the top-down, chain and
+  /// fused steps. A plan thus never holds the wave-sized offsets it does not
+  /// use (peak memory, docs/cpu_planner.md).
+  void bind_buffers_for(launch::PlanStep step) {
+    if (step == launch::PlanStep::Levels) return;
+    const std::size_t waves = wave_count();
+    if (!remaining_bound_) {
+      reserve_capacity(storage_->remaining, waves, "remaining in-degree");
+      remaining = prefix(storage_->remaining, waves);
+      remaining_bound_ = true;
+    }
+    const bool reads_released = step == launch::PlanStep::TopDown ||
+                                step == launch::PlanStep::Chains ||
+                                step == launch::PlanStep::Fused;
+    if (!reads_released || released_bound_) return;
+    reserve_capacity(storage_->graph.cursor, waves, "outgoing target cursor");
+    released = prefix(storage_->graph.cursor, waves);
+    chain_distance = released;
+    released_bound_ = true;
+  }
+
   /// Grows the in-edge buffers (reverse, in_cursor); true when they were new.
   bool reserve_reverse() {
     if (reverse.row_map.extent(0) != 0) return false;
@@ -182,6 +213,8 @@ struct PlanState {
   }
 
  private:
+  bool remaining_bound_ = false;
+  bool released_bound_ = false;
   Scratch* storage_;
   std::vector<Ordinal>* layer_begin_;
 };

@@ -31,6 +31,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/ordinal.hpp>
+#include <strata/core/prefetch.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
@@ -137,10 +138,16 @@ TopologicalLevels topological_levels(const ExecSpace& space,
       KOKKOS_LAMBDA(const std::size_t) {
         for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
         std::uint64_t deepest = 0;
+        // The targets' levels are scattered (a power-law graph's hubs): the
+        // level of entry e + prefetch_distance is prefetched.
+        const std::size_t edges = entries.extent(0);
+        LevelType* const levels = level.data();
         for (std::size_t w = 0; w < waves; ++w) {
           const LevelType next = LevelType(level(w) + 1);  // final: predecessors are below w
           const std::size_t end = row_map(w + 1);
           for (std::size_t e = row_map(w); e < end; ++e) {
+            if (e + prefetch_distance < edges)
+              prefetch_write(levels + entries(e + prefetch_distance));
             const Ordinal t = entries(e);
             if (level(t) < next) {
               level(t) = next;
@@ -157,11 +164,13 @@ TopologicalLevels topological_levels(const ExecSpace& space,
 /// (DependencyOrder::edges_in_order(): ids topological and the list sorted by
 /// one endpoint, so every dependency comes after all dependencies into its
 /// `before`): level(after) = max(level(after), level(before) + 1) in list
-/// order. No CSR is built.
+/// order, or in reverse list order when `reverse` (a list sorted by one
+/// endpoint nonincreasing: DependencyOrder::reversed()). No CSR is built.
 template <class ExecSpace, class DependencyView, class LevelView, class CountView>
 TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_t wave_count,
                                             const DependencyView& dependencies,
-                                            const LevelView& level, const CountView& count) {
+                                            const LevelView& level, const CountView& count,
+                                            bool reverse = false) {
   const std::size_t waves = wave_count;
   if (waves == 0) return TopologicalLevels{};
   const std::size_t edges = dependencies.extent(0);
@@ -173,8 +182,16 @@ TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_
       KOKKOS_LAMBDA(const std::size_t) {
         for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
         std::uint64_t deepest = 0;
-        for (std::size_t i = 0; i < edges; ++i) {
-          const auto d = dependencies(i);
+        // Prefetch the levels of dependency k + prefetch_distance.
+        LevelType* const levels = level.data();
+        for (std::size_t k = 0; k < edges; ++k) {
+          if (k + prefetch_distance < edges) {
+            const std::size_t j = k + prefetch_distance;
+            const auto ahead = dependencies(reverse ? edges - 1 - j : j);
+            prefetch_read(levels + ahead.before);
+            prefetch_write(levels + ahead.after);
+          }
+          const auto d = dependencies(reverse ? edges - 1 - k : k);
           const LevelType next = LevelType(level(d.before) + 1);  // final: see above
           if (level(d.after) < next) {
             level(d.after) = next;
