@@ -9,6 +9,10 @@
 #                 the builtin repository; also $STRATA_SPACK_PACKAGES. Default:
 #                 SPACK_ROOT/../spack-packages when present, else the builtin
 #                 repository Spack's own configuration names (which it clones).
+# --mirror=DIR    a source mirror (Spack's layout: _source-cache/archive/XX/SHA256.tar.gz)
+#                 for the sources Spack needs besides strata's when it cannot
+#                 download them: compiler-wrapper (spack/README.md says how to
+#                 make it offline); also $STRATA_SPACK_MIRROR.
 # --test-root     also build the unit tests and run ctest during the install
 #                 (`spack install --test=root`; the full unit suite: slow).
 #
@@ -28,9 +32,9 @@
 #     for every package except strata and Spack's own compiler-wrapper and
 #     gcc-runtime, so that nothing else can be built;
 #  2. scripts/make_release_tarball.sh of the current tree (HEAD plus the
-#     uncommitted changes of tracked files) into the mirror, as
-#     strata/strata-VERSION.tar.gz; the recipe copy's version(VERSION) takes
-#     its sha256 (the only change to the copy);
+#     uncommitted changes of tracked files) into the mirror (its sha256 path,
+#     and strata/strata-VERSION.tar.gz); the recipe copy's version(VERSION)
+#     takes its sha256 (the only change to the copy);
 #  3. spack audit packages strata; spack spec strata@VERSION+openmp+mpi;
 #  4. spack install (fetching from the mirror, checksum verified);
 #  5. spack test run strata (the recipe's test_* methods);
@@ -43,10 +47,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 
 test_root=no
+extra_mirror=${STRATA_SPACK_MIRROR:-}
 positional=()
 for a in "$@"; do
   case "$a" in
     --test-root) test_root=yes ;;
+    --mirror=*) extra_mirror=$(cd "${a#--mirror=}" && pwd) ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) positional+=("$a") ;;
   esac
@@ -113,10 +119,14 @@ cat >"$work/config/bootstrap.yaml" <<EOF
 bootstrap:
   enable: false
 EOF
-cat >"$work/config/mirrors.yaml" <<EOF
-mirrors::
-  strata-tree: file://$work/mirror
-EOF
+# Source mirrors only (no binary cache): the current tree, and the sources
+# of what Spack builds besides strata when it cannot download them
+# (--mirror / STRATA_SPACK_MIRROR, spack/README.md).
+{
+  echo "mirrors::"
+  echo "  strata-tree: {url: file://$work/mirror, source: true, binary: false}"
+  [ -z "$extra_mirror" ] || echo "  strata-extra: {url: file://$extra_mirror, source: true, binary: false}"
+} >"$work/config/mirrors.yaml"
 cat >"$work/repo/spack_repo/strata/repo.yaml" <<EOF
 repo:
   namespace: strata
@@ -221,6 +231,13 @@ untracked=$(git -C "$root" ls-files --others --exclude-standard | head -5)
   || fail "make_release_tarball.sh"
 cat "$work/tarball.txt"
 sha=$(tail -1 "$work/tarball.txt")
+# Spack fetches a checksummed version from a mirror's content-addressed path
+# (_source-cache/archive/<first 2 hex>/<sha256>.tar.gz); the name
+# strata/strata-VERSION.tar.gz is a link to it, as `spack mirror create` makes.
+mkdir -p "$work/mirror/_source-cache/archive/${sha:0:2}"
+mv "$work/mirror/strata/strata-$version.tar.gz" "$work/mirror/_source-cache/archive/${sha:0:2}/$sha.tar.gz"
+ln -s "../_source-cache/archive/${sha:0:2}/$sha.tar.gz" "$work/mirror/strata/strata-$version.tar.gz"
+echo "mirror: $work/mirror/_source-cache/archive/${sha:0:2}/$sha.tar.gz (and strata/strata-$version.tar.gz)"
 python3 - "$root/spack/package.py" "$work/repo/spack_repo/strata/packages/strata/package.py" "$version" "$sha" <<'PY' \
   || fail "the recipe has no version(\"$version\", sha256=...)"
 import re, sys
@@ -238,12 +255,14 @@ spec="strata@$version+openmp+mpi"
 step "3/6 audit and concretize $spec"
 spack audit packages strata || fail "spack audit packages strata"
 start=$(date +%s)
-spack spec -l -I --namespaces "$spec" 2>&1 | tee "$work/spec.txt"
-test "${PIPESTATUS[0]}" = 0 || fail "spack spec $spec"
+# Concretized once (spack spec --json); the install takes that file.
+spack spec --json "$spec" >"$work/spec.json" 2>"$work/spec.err" || { cat "$work/spec.err"; fail "spack spec $spec"; }
 concretize_s=$(( $(date +%s) - start ))
+spack spec -l -I --namespaces "$work/spec.json" 2>&1 | tee "$work/spec.txt"
+test "${PIPESTATUS[0]}" = 0 || fail "spack spec $work/spec.json"
 # What would be built ([-]: to install; [e]: external): strata and Spack's
 # compiler-wrapper / gcc-runtime only.
-built=$(sed -n 's/^ - *\(\[[+^]\] *\)*[a-z0-9]\{7\} *[ ^]*\([a-z0-9_-]*\)@.*/\2/p' "$work/spec.txt" | sort -u | tr '\n' ' ')
+built=$(sed -n 's/^ - *[a-z0-9]\{7\} *^\{0,1\}[a-z0-9_]*\.\([a-z0-9_-]*\)@.*/\1/p' "$work/spec.txt" | sort -u | tr '\n' ' ')
 echo "concretized in ${concretize_s} s; to build: ${built:-?}"
 grep -q "strata\.strata@$version" "$work/spec.txt" || fail "the spec does not name strata.strata@$version"
 grep -Eq "kokkos@$kokkos_v.*\+openmp" "$work/spec.txt" || fail "Kokkos is not the external kokkos@$kokkos_v+openmp"
@@ -252,14 +271,14 @@ step "4/6 spack install${test_root:+ }$( [ $test_root = yes ] && echo '--test=ro
 install_args=(install --verbose --fail-fast -j "$jobs")
 [ $test_root = yes ] && install_args+=(--test=root)
 start=$(date +%s)
-spack "${install_args[@]}" "$spec" >"$work/install.log" 2>&1 \
+spack "${install_args[@]}" "$work/spec.json" >"$work/install.log" 2>&1 \
   || { tail -60 "$work/install.log"; fail "spack install $spec"; }
 install_s=$(( $(date +%s) - start ))
 grep -E "^\[\+\]|Fetch|fetch|Successfully installed|Total:|mirror|sha256|ctest|tests passed|tests failed" "$work/install.log" | grep -v "^-- " | head -40 || true
 grep -q "strata-tree\|$work/mirror" "$work/install.log" \
   || echo "note: the install log does not name the mirror (see $work/install.log)"
 ctest_line=$(grep -E "tests passed|tests failed" "$work/install.log" | tail -1 || true)
-prefix=$(spack location -i "$spec") || fail "spack location -i"
+prefix=$(spack location -i strata) || fail "spack location -i"
 echo "installed in ${install_s} s at $prefix${ctest_line:+ (build-time ctest: $ctest_line)}"
 spack find -lv --show-full-compiler strata 2>/dev/null || spack find -lv strata
 
