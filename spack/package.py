@@ -49,6 +49,12 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
     variant("shared", default=True, description="Build libstrata as a shared library")
     variant("tests", default=False, description="Build the unit and CLI tests (GoogleTest, Python)")
     variant("python", default=False, description="Build the Python module strata (pybind11, NumPy)")
+    variant(
+        "kokkos-kernels",
+        default=True,
+        description="The Kokkos Kernels interop (strata::kokkos_kernels::sptrsv_symbolic, "
+        "STRATA_ENABLE_KOKKOS_KERNELS)",
+    )
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.16:", type="build")
@@ -64,10 +70,11 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
             msg="Strata is C++17: use a Kokkos built with cxxstd=17 (a Kokkos built for a "
             "newer standard requires its consumers to compile with it)",
         )
-    # CMake requires Kokkos Kernels today (linked publicly; used by the
-    # benchmarks, and by the sptrsv interop of the Kokkos Kernels issue). Spack's
-    # Kokkos Kernels pins its Kokkos to its own version.
-    depends_on("kokkos-kernels@:4.6")
+    # Kokkos Kernels: only the header-only interop <strata/kokkos_kernels/...>
+    # (and its test, example and the benchmarks against it) uses it; libstrata
+    # does not link it, consumers of Strata::strata get it. Spack's Kokkos
+    # Kernels pins its Kokkos to its own version.
+    depends_on("kokkos-kernels@:4.6", when="+kokkos-kernels")
 
     depends_on("kokkos+serial", when="+serial")
     depends_on("kokkos+openmp", when="+openmp")
@@ -122,7 +129,7 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
         spec = self.spec
         args = [
             self.define("Kokkos_ROOT", spec["kokkos"].prefix),
-            self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix),
+            self.define_from_variant("STRATA_ENABLE_KOKKOS_KERNELS", "kokkos-kernels"),
             self.define_from_variant("STRATA_ENABLE_MPI", "mpi"),
             self.define_from_variant("BUILD_SHARED_LIBS", "shared"),
             # `spack install --test=root` needs the tests even without +tests.
@@ -130,6 +137,8 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
             self.define("STRATA_ENABLE_TOOLS", True),
             self.define_from_variant("STRATA_ENABLE_PYTHON", "python"),
         ]
+        if spec.satisfies("+kokkos-kernels"):
+            args.append(self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix))
         if spec.satisfies("+python"):
             # Where Spack's Python extensions live (python_platlib of the spec).
             args.append(self.define("STRATA_PYTHON_INSTALL_DIR", python_platlib))
@@ -184,8 +193,9 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
             self.define("CMAKE_PREFIX_PATH", get_cmake_prefix_path()),
             self.define("Strata_ROOT", self.prefix),
             self.define("Kokkos_ROOT", self.spec["kokkos"].prefix),
-            self.define("KokkosKernels_ROOT", self.spec["kokkos-kernels"].prefix),
         ]
+        if self.spec.satisfies("+kokkos-kernels"):
+            cmake_args.append(self.define("KokkosKernels_ROOT", self.spec["kokkos-kernels"].prefix))
         for lang, compiler in compilers.items():
             cmake_args.append(self.define(f"CMAKE_{lang}_COMPILER", compiler))
         if self.spec.satisfies("+mpi"):
