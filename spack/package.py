@@ -172,12 +172,20 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
         """Cache the example and consumer sources for `spack test run`."""
         cache_extra_test_sources(self, self.test_src_dirs)
 
-    def _cxx_compiler(self):
-        if self.spec.satisfies("+cuda"):
+    def _compiler(self, lang):
+        """The compiler for `lang` ("cxx", "cc" or "fortran") in a stand-alone
+        test: Kokkos' for C++ with +cuda (nvcc_wrapper) or +rocm (hipcc), else
+        the one of the spec's C++ compiler package (Spack >= 1.0: gcc gives all
+        three), else CXX / CC / FC of the test environment. Spack 1.x does not
+        set CXX in a stand-alone test's environment."""
+        if lang == "cxx" and self.spec.satisfies("+cuda"):
             return self["kokkos"].kokkos_cxx
-        if self.spec.satisfies("+rocm"):
+        if lang == "cxx" and self.spec.satisfies("+rocm"):
             return self.spec["hip"].hipcc
-        return os.environ["CXX"]
+        path = None
+        if "cxx" in self.spec:
+            path = getattr(self.spec["cxx"].package, lang, None)
+        return path or os.environ.get({"cc": "CC", "cxx": "CXX", "fortran": "FC"}[lang])
 
     def _build_and_ctest(self, subdir, compilers):
         """Configure cached project `subdir` against the installed prefix,
@@ -190,7 +198,7 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
             "-B",
             build,
             self.define("CMAKE_BUILD_TYPE", "Release"),
-            self.define("CMAKE_PREFIX_PATH", get_cmake_prefix_path()),
+            self.define("CMAKE_PREFIX_PATH", get_cmake_prefix_path(self)),
             self.define("Strata_ROOT", self.prefix),
             self.define("Kokkos_ROOT", self.spec["kokkos"].prefix),
         ]
@@ -231,13 +239,13 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
 
     def test_examples(self):
         """build examples/ against the installed prefix and run them"""
-        self._build_and_ctest("examples", {"CXX": self._cxx_compiler()})
+        self._build_and_ctest("examples", {"CXX": self._compiler("cxx")})
 
     def test_c_interface(self):
         """build the C11 and Fortran tests of the C interface and run them"""
-        compilers = {"CXX": self._cxx_compiler(), "C": os.environ.get("CC", "cc")}
-        if os.environ.get("FC"):
-            compilers["Fortran"] = os.environ["FC"]
+        compilers = {"CXX": self._compiler("cxx"), "C": self._compiler("cc") or "cc"}
+        if self._compiler("fortran"):
+            compilers["Fortran"] = self._compiler("fortran")
         self._build_and_ctest(join_path("unit_test", "c"), compilers)
 
     def test_c_only_consumer(self):
@@ -245,15 +253,16 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
         if not self.spec.satisfies("+shared"):
             raise SkipTest("a static libstrata needs the C++ linker in every consumer")
         self._build_and_ctest(
-            join_path("unit_test", "consumers", "c_only"), {"C": os.environ.get("CC", "cc")}
+            join_path("unit_test", "consumers", "c_only"), {"C": self._compiler("cc") or "cc"}
         )
 
     def test_fortran_only_consumer(self):
         """build a Fortran-only project that says `use strata` alone"""
         if not self.spec.satisfies("+shared"):
             raise SkipTest("a static libstrata needs the C++ linker in every consumer")
-        if not os.environ.get("FC"):
-            raise SkipTest("no Fortran compiler in the test environment")
+        fortran = self._compiler("fortran")
+        if not fortran:
+            raise SkipTest("no Fortran compiler in the spec's compiler or the test environment")
         self._build_and_ctest(
-            join_path("unit_test", "consumers", "fortran_only"), {"Fortran": os.environ["FC"]}
+            join_path("unit_test", "consumers", "fortran_only"), {"Fortran": fortran}
         )
