@@ -40,7 +40,7 @@
 #  5. spack test run strata (the recipe's test_* methods);
 #  6. examples/quickstart built with cmake in the environment of
 #     `spack load strata` and run.
-# Last line: "spack: PASSED (...)", "spack: FAILED (step)" or, when Spack or
+# Result line: "spack: PASSED (...)", "spack: FAILED (step)" or, when Spack or
 # clingo is absent (CI), "spack: SKIPPED (why)" with exit 0.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -288,7 +288,11 @@ spack test run --alias strata-check strata >"$work/test-run.log" 2>&1 || true
 test_s=$(( $(date +%s) - start ))
 cat "$work/test-run.log"
 spack test results -l strata-check >"$work/test-results.log" 2>&1 || true
-cat "$work/test-results.log"
+# The full log (every cmake/ctest of each test_* method) stays in the file;
+# printed: each method's ctest counts and Spack's summary.
+grep -E "^==> .*test: test_|^[0-9]+% tests passed|^(PASSED|FAILED|SKIPPED): |SUMMARY|^[A-Za-z]+::test_| parts =|Error" \
+  "$work/test-results.log" | sed 's/^==> \[[^]]*\] /==> /' || true
+echo "(full log: $work/test-results.log)"
 python3 - "$work/test-results.log" "$work/test-run.log" >"$work/test-counts.txt" <<'PY' || true
 import re, sys
 text = open(sys.argv[1]).read() + open(sys.argv[2]).read()
