@@ -1,12 +1,15 @@
-# Finds Kokkos and Kokkos Kernels and exposes them as two targets with stable
-# names, whichever flavour is installed:
+# Finds Kokkos and (optionally) Kokkos Kernels and exposes them as two targets
+# with stable names, whichever flavour is installed:
 #   * a standalone Kokkos (3.4 or 4.x, e.g. from Spack): Kokkos::kokkos, Kokkos::kokkoskernels
 #   * Debian's Trilinos-packaged Kokkos 3.4 (libtrilinos-kokkos-dev): plain
 #     trilinos_kokkos* targets without include directories (and a broken
 #     Kokkos::kokkos).
-# Result: Strata::Kokkos and Strata::KokkosKernels, plus STRATA_KOKKOS_DEVICES
+# Result: strata_find_kokkos() gives Strata::Kokkos, STRATA_KOKKOS_DEVICES
 # (the enabled backends, upper case: SERIAL;OPENMP;CUDA;HIP) and
-# STRATA_KOKKOS_SHARED (whether Kokkos' core library is shared).
+# STRATA_KOKKOS_SHARED (whether Kokkos' core library is shared);
+# strata_find_kokkos_kernels() gives Strata::KokkosKernels (only used with
+# STRATA_ENABLE_KOKKOS_KERNELS: the header-only interop <strata/kokkos_kernels/...>,
+# its test, example and the benchmarks that compare against Kokkos Kernels).
 #
 # Strata's own build calls strata_find_kokkos(); the installed StrataConfig.cmake
 # calls strata_find_kokkos(CONSUMER HINTS...) so the lookup goes through
@@ -16,15 +19,22 @@
 # Any Kokkos >= 3.4 is accepted, 4.x included (Kokkos' own version file
 # would reject 4.x for a plain "3.4" request: SameMajorVersion).
 
+macro(_strata_resolve_include_dirs _var)
+  set(_resolved)
+  foreach(_dir ${${_var}})
+    get_filename_component(_dir "${_dir}" REALPATH)
+    list(APPEND _resolved "${_dir}")
+  endforeach()
+  set(${_var} ${_resolved})
+endmacro()
+
 macro(strata_find_kokkos)
-  cmake_parse_arguments(_strata_fk "CONSUMER" "" "KOKKOS_HINTS;KOKKOSKERNELS_HINTS" ${ARGN})
+  cmake_parse_arguments(_strata_fk "CONSUMER" "" "KOKKOS_HINTS" ${ARGN})
   if(_strata_fk_CONSUMER)
     include(CMakeFindDependencyMacro)
     find_dependency(Kokkos HINTS ${_strata_fk_KOKKOS_HINTS})
-    find_dependency(KokkosKernels HINTS ${_strata_fk_KOKKOSKERNELS_HINTS})
   else()
     find_package(Kokkos REQUIRED)
-    find_package(KokkosKernels REQUIRED)
   endif()
   if(Kokkos_VERSION VERSION_LESS 3.4)
     set(_strata_fk_msg "Strata needs Kokkos >= 3.4, found ${Kokkos_VERSION} in ${Kokkos_DIR}. "
@@ -39,14 +49,7 @@ macro(strata_find_kokkos)
 
   # Debian's configs spell their include directory as <cmake dir>/../../../..,
   # which CMake normalises lexically; resolve it on the file system instead.
-  foreach(_var Kokkos_INCLUDE_DIRS KokkosKernels_INCLUDE_DIRS)
-    set(_resolved)
-    foreach(_dir ${${_var}})
-      get_filename_component(_dir "${_dir}" REALPATH)
-      list(APPEND _resolved "${_dir}")
-    endforeach()
-    set(${_var} ${_resolved})
-  endforeach()
+  _strata_resolve_include_dirs(Kokkos_INCLUDE_DIRS)
 
   if(NOT TARGET Strata::Kokkos)
     add_library(Strata::Kokkos INTERFACE IMPORTED GLOBAL)
@@ -59,17 +62,6 @@ macro(strata_find_kokkos)
       set_target_properties(Strata::Kokkos PROPERTIES
         INTERFACE_LINK_LIBRARIES "${Kokkos_LIBRARIES}"
         INTERFACE_INCLUDE_DIRECTORIES "${Kokkos_INCLUDE_DIRS}")
-    endif()
-  endif()
-
-  if(NOT TARGET Strata::KokkosKernels)
-    add_library(Strata::KokkosKernels INTERFACE IMPORTED GLOBAL)
-    if(TARGET Kokkos::kokkoskernels AND NOT TARGET trilinos_kokkoskernels)
-      set_target_properties(Strata::KokkosKernels PROPERTIES INTERFACE_LINK_LIBRARIES Kokkos::kokkoskernels)
-    else()
-      set_target_properties(Strata::KokkosKernels PROPERTIES
-        INTERFACE_LINK_LIBRARIES "${KokkosKernels_LIBRARIES}"
-        INTERFACE_INCLUDE_DIRECTORIES "${KokkosKernels_INCLUDE_DIRS}")
     endif()
   endif()
 
@@ -92,4 +84,28 @@ macro(strata_find_kokkos)
     endif()
   endforeach()
   message(STATUS "Strata: Kokkos ${Kokkos_VERSION} backends: ${STRATA_KOKKOS_DEVICES}")
+endmacro()
+
+# Kokkos Kernels, after strata_find_kokkos(): REQUIRED in Strata's own build
+# (called only when STRATA_ENABLE_KOKKOS_KERNELS is on), find_dependency in
+# the installed StrataConfig.cmake (CONSUMER, only when Strata was built with it).
+macro(strata_find_kokkos_kernels)
+  cmake_parse_arguments(_strata_fkk "CONSUMER" "" "HINTS" ${ARGN})
+  if(_strata_fkk_CONSUMER)
+    include(CMakeFindDependencyMacro)
+    find_dependency(KokkosKernels HINTS ${_strata_fkk_HINTS})
+  else()
+    find_package(KokkosKernels REQUIRED)
+  endif()
+  _strata_resolve_include_dirs(KokkosKernels_INCLUDE_DIRS)
+  if(NOT TARGET Strata::KokkosKernels)
+    add_library(Strata::KokkosKernels INTERFACE IMPORTED GLOBAL)
+    if(TARGET Kokkos::kokkoskernels AND NOT TARGET trilinos_kokkoskernels)
+      set_target_properties(Strata::KokkosKernels PROPERTIES INTERFACE_LINK_LIBRARIES Kokkos::kokkoskernels)
+    else()
+      set_target_properties(Strata::KokkosKernels PROPERTIES
+        INTERFACE_LINK_LIBRARIES "${KokkosKernels_LIBRARIES}"
+        INTERFACE_INCLUDE_DIRECTORIES "${KokkosKernels_INCLUDE_DIRS}")
+    endif()
+  endif()
 endmacro()

@@ -12,7 +12,10 @@
 # Installs what is missing on a fresh Debian 12 machine (run as root, or with
 # sudo available). Build trees: build-tests/<config>. Afterwards the serial and
 # openmp builds are installed and the downstream consumers tested against the
-# install (scripts/test_install.sh).
+# install (scripts/test_install.sh). Last, the Spack check (scripts/test_spack.sh)
+# when STRATA_SPACK_ROOT names a Spack checkout whose Python imports clingo
+# (spack/README.md; STRATA_SPACK_PACKAGES, STRATA_SPACK_MIRROR as there);
+# without them (CI) it prints "spack: SKIPPED (...)" at once.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -49,6 +52,10 @@ for config in "${configs[@]}"; do
   if "$here/test_install.sh" "$config" "$root/build-tests/$config" 2>&1 | tee "$log"; then :; else status=1; fi
   summary+=("$(tail -1 "$log") ($(( $(date +%s) - start )) s)")
 done
+echo "=== spack (scripts/test_spack.sh)"
+start=$(date +%s)
+if "$here/test_spack.sh" "${STRATA_SPACK_ROOT:-}" 2>&1 | tee "$root/build-tests/spack-test.log"; then :; else status=1; fi
+summary+=("$(grep -E "^spack: " "$root/build-tests/spack-test.log" | tail -1) ($(( $(date +%s) - start )) s)")
 echo "=== summary"
 printf '%s\n' "${summary[@]}"
 exit $status

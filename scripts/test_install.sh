@@ -41,6 +41,19 @@ done
 "$prefix/bin/strata" --version 2>/dev/null || fail "installed strata tool does not run"
 shared=no
 [ -e "$prefix/lib/libstrata.so" ] && shared=yes
+# Built with the Kokkos Kernels interop: its headers, the package variable and
+# strata.pc agree, and examples/ builds kokkos_kernels_sptrsv.
+kokkos_kernels=no
+grep -Eq "^STRATA_ENABLE_KOKKOS_KERNELS:BOOL=(ON|1|TRUE|YES|Y|On|True)$" "$build/CMakeCache.txt" && kokkos_kernels=yes
+[ "$(sed -n 's/^kokkos_kernels=//p' "$prefix/lib/pkgconfig/strata.pc")" = "$kokkos_kernels" ] \
+  || fail "strata.pc's kokkos_kernels is not $kokkos_kernels"
+grep -q "set(Strata_ENABLE_KOKKOS_KERNELS \"$( [ $kokkos_kernels = yes ] && echo ON || echo OFF)\")" \
+  "$prefix/lib/cmake/Strata/StrataConfig.cmake" || fail "StrataConfig.cmake's Strata_ENABLE_KOKKOS_KERNELS is not $kokkos_kernels"
+if [ "$kokkos_kernels" = yes ]; then
+  [ -e "$prefix/include/strata/kokkos_kernels/sptrsv_symbolic.hpp" ] || fail "missing include/strata/kokkos_kernels/"
+else
+  [ ! -e "$prefix/include/strata/kokkos_kernels" ] || fail "include/strata/kokkos_kernels/ installed without the interop"
+fi
 # A first run as a new user's: no OpenMP or Kokkos variable set, nothing on stderr.
 env -u OMP_PROC_BIND -u OMP_PLACES -u KOKKOS_DISABLE_WARNINGS "$prefix/bin/strata" plan --demo \
   >"$work/demo.out" 2>"$work/demo.err" || fail "strata plan --demo"
@@ -125,8 +138,11 @@ fi
 "$work/build-examples/upwind_sweep/upwind_sweep" | sed 's/^/    /'
 "$work/build-examples/upwind_sweep3d/upwind_sweep3d" 4 4 4 3 | sed 's/^/    /'
 "$work/build-examples/sparse_trisolve/sparse_trisolve" 8 | sed 's/^/    /'
-"$work/build-examples/kokkos_kernels_sptrsv/kk_sptrsv" 32 | sed 's/^/    /'
+if [ "$kokkos_kernels" = yes ]; then
+  "$work/build-examples/kokkos_kernels_sptrsv/kk_sptrsv" 32 | sed 's/^/    /'
+fi
 what="examples + C/Fortran interface"
 [ "$shared" = yes ] && what="$what, C-only, Fortran-only and pkg-config consumers"
 what="$what${with_python:-}"
+[ "$kokkos_kernels" = yes ] || what="$what; without Kokkos Kernels"
 echo "install $config: $total tests passed (relocated install; $what)"

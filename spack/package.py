@@ -49,6 +49,12 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
     variant("shared", default=True, description="Build libstrata as a shared library")
     variant("tests", default=False, description="Build the unit and CLI tests (GoogleTest, Python)")
     variant("python", default=False, description="Build the Python module strata (pybind11, NumPy)")
+    variant(
+        "kokkos-kernels",
+        default=True,
+        description="The Kokkos Kernels interop (strata::kokkos_kernels::sptrsv_symbolic, "
+        "STRATA_ENABLE_KOKKOS_KERNELS)",
+    )
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.16:", type="build")
@@ -64,10 +70,11 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
             msg="Strata is C++17: use a Kokkos built with cxxstd=17 (a Kokkos built for a "
             "newer standard requires its consumers to compile with it)",
         )
-    # CMake requires Kokkos Kernels today (linked publicly; used by the
-    # benchmarks, and by the sptrsv interop of the Kokkos Kernels issue). Spack's
-    # Kokkos Kernels pins its Kokkos to its own version.
-    depends_on("kokkos-kernels@:4.6")
+    # Kokkos Kernels: only the header-only interop <strata/kokkos_kernels/...>
+    # (and its test, example and the benchmarks against it) uses it; libstrata
+    # does not link it, consumers of Strata::strata get it. Spack's Kokkos
+    # Kernels pins its Kokkos to its own version.
+    depends_on("kokkos-kernels@:4.6", when="+kokkos-kernels")
 
     depends_on("kokkos+serial", when="+serial")
     depends_on("kokkos+openmp", when="+openmp")
@@ -122,7 +129,7 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
         spec = self.spec
         args = [
             self.define("Kokkos_ROOT", spec["kokkos"].prefix),
-            self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix),
+            self.define_from_variant("STRATA_ENABLE_KOKKOS_KERNELS", "kokkos-kernels"),
             self.define_from_variant("STRATA_ENABLE_MPI", "mpi"),
             self.define_from_variant("BUILD_SHARED_LIBS", "shared"),
             # `spack install --test=root` needs the tests even without +tests.
@@ -130,6 +137,8 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
             self.define("STRATA_ENABLE_TOOLS", True),
             self.define_from_variant("STRATA_ENABLE_PYTHON", "python"),
         ]
+        if spec.satisfies("+kokkos-kernels"):
+            args.append(self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix))
         if spec.satisfies("+python"):
             # Where Spack's Python extensions live (python_platlib of the spec).
             args.append(self.define("STRATA_PYTHON_INSTALL_DIR", python_platlib))
@@ -163,12 +172,20 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
         """Cache the example and consumer sources for `spack test run`."""
         cache_extra_test_sources(self, self.test_src_dirs)
 
-    def _cxx_compiler(self):
-        if self.spec.satisfies("+cuda"):
+    def _compiler(self, lang):
+        """The compiler for `lang` ("cxx", "cc" or "fortran") in a stand-alone
+        test: Kokkos' for C++ with +cuda (nvcc_wrapper) or +rocm (hipcc), else
+        the one of the spec's C++ compiler package (Spack >= 1.0: gcc gives all
+        three), else CXX / CC / FC of the test environment. Spack 1.x does not
+        set CXX in a stand-alone test's environment."""
+        if lang == "cxx" and self.spec.satisfies("+cuda"):
             return self["kokkos"].kokkos_cxx
-        if self.spec.satisfies("+rocm"):
+        if lang == "cxx" and self.spec.satisfies("+rocm"):
             return self.spec["hip"].hipcc
-        return os.environ["CXX"]
+        path = None
+        if "cxx" in self.spec:
+            path = getattr(self.spec["cxx"].package, lang, None)
+        return path or os.environ.get({"cc": "CC", "cxx": "CXX", "fortran": "FC"}[lang])
 
     def _build_and_ctest(self, subdir, compilers):
         """Configure cached project `subdir` against the installed prefix,
@@ -181,11 +198,12 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
             "-B",
             build,
             self.define("CMAKE_BUILD_TYPE", "Release"),
-            self.define("CMAKE_PREFIX_PATH", get_cmake_prefix_path()),
+            self.define("CMAKE_PREFIX_PATH", get_cmake_prefix_path(self)),
             self.define("Strata_ROOT", self.prefix),
             self.define("Kokkos_ROOT", self.spec["kokkos"].prefix),
-            self.define("KokkosKernels_ROOT", self.spec["kokkos-kernels"].prefix),
         ]
+        if self.spec.satisfies("+kokkos-kernels"):
+            cmake_args.append(self.define("KokkosKernels_ROOT", self.spec["kokkos-kernels"].prefix))
         for lang, compiler in compilers.items():
             cmake_args.append(self.define(f"CMAKE_{lang}_COMPILER", compiler))
         if self.spec.satisfies("+mpi"):
@@ -221,13 +239,13 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
 
     def test_examples(self):
         """build examples/ against the installed prefix and run them"""
-        self._build_and_ctest("examples", {"CXX": self._cxx_compiler()})
+        self._build_and_ctest("examples", {"CXX": self._compiler("cxx")})
 
     def test_c_interface(self):
         """build the C11 and Fortran tests of the C interface and run them"""
-        compilers = {"CXX": self._cxx_compiler(), "C": os.environ.get("CC", "cc")}
-        if os.environ.get("FC"):
-            compilers["Fortran"] = os.environ["FC"]
+        compilers = {"CXX": self._compiler("cxx"), "C": self._compiler("cc") or "cc"}
+        if self._compiler("fortran"):
+            compilers["Fortran"] = self._compiler("fortran")
         self._build_and_ctest(join_path("unit_test", "c"), compilers)
 
     def test_c_only_consumer(self):
@@ -235,15 +253,16 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
         if not self.spec.satisfies("+shared"):
             raise SkipTest("a static libstrata needs the C++ linker in every consumer")
         self._build_and_ctest(
-            join_path("unit_test", "consumers", "c_only"), {"C": os.environ.get("CC", "cc")}
+            join_path("unit_test", "consumers", "c_only"), {"C": self._compiler("cc") or "cc"}
         )
 
     def test_fortran_only_consumer(self):
         """build a Fortran-only project that says `use strata` alone"""
         if not self.spec.satisfies("+shared"):
             raise SkipTest("a static libstrata needs the C++ linker in every consumer")
-        if not os.environ.get("FC"):
-            raise SkipTest("no Fortran compiler in the test environment")
+        fortran = self._compiler("fortran")
+        if not fortran:
+            raise SkipTest("no Fortran compiler in the spec's compiler or the test environment")
         self._build_and_ctest(
-            join_path("unit_test", "consumers", "fortran_only"), {"Fortran": os.environ["FC"]}
+            join_path("unit_test", "consumers", "fortran_only"), {"Fortran": fortran}
         )
