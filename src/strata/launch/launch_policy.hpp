@@ -147,7 +147,7 @@ class LaunchPolicy {
   /// contended memory round trip per level on its critical path — measured
   /// on the H200 at 7–50 µs per level once the waiting threads fill the
   /// device (strata_bench, sweep2d-2000 and sweep3d-200 levelled this way:
-  /// 209 and 86 ms against 63 and 16 ms for the layer walk), against a few
+  /// 209 and 86 ms against 42 and 12 ms for the layer walk), against a few
   /// microseconds per level for a shallow graph (20 levels of a 1M-row ILU
   /// factor in under 1 ms). Deeper graphs give up early and cheaply.
   std::uint64_t ticket_depth_budget() const { return ticket_max_levels; }
