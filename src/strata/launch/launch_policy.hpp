@@ -145,11 +145,11 @@ class LaunchPolicy {
   /// before it gives up (plan_in_edges, plan/detail/ticket_levels.hpp): one
   /// thread per wave waits for its predecessors, so the pass costs about one
   /// contended memory round trip per level on its critical path — measured
-  /// on the H200 at 7–50 µs per level once the waiting threads fill the
+  /// on the H200 at 50–150 µs per level once the waiting threads fill the
   /// device (strata_bench, sweep2d-2000 and sweep3d-200 levelled this way:
-  /// 209 and 86 ms against 42 and 12 ms for the layer walk), against a few
-  /// microseconds per level for a shallow graph (20 levels of a 1M-row ILU
-  /// factor in under 1 ms). Deeper graphs give up early and cheaply.
+  /// 209 and 86 ms against 42 and 12 ms for the layer walk), against about
+  /// 6 µs per level for a shallow graph (the 20 levels of a 1M-row ILU
+  /// factor in 0.12 ms). Deeper graphs give up early and cheaply.
   std::uint64_t ticket_depth_budget() const { return ticket_max_levels; }
   /// Rule K (choose_step, at layer 0, where rule T did not apply): walk every layer top-down in one launch of one team whose
   /// threads each own a part of the waves (plan/detail/host_kahn.hpp: no
