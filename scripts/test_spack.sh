@@ -292,7 +292,7 @@ spack test results -l strata-check >"$work/test-results.log" 2>&1 || true
 # printed: each method's ctest counts and Spack's summary.
 grep -E "^==> .*test: test_|^[0-9]+% tests passed|^(PASSED|FAILED|SKIPPED): |SUMMARY|^[A-Za-z]+::test_| parts =|Error" \
   "$work/test-results.log" | sed 's/^==> \[[^]]*\] /==> /' || true
-echo "(full log: $work/test-results.log)"
+echo "(full log: $work/test-results.log; kept on failure or with STRATA_SPACK_KEEP=1)"
 python3 - "$work/test-results.log" "$work/test-run.log" >"$work/test-counts.txt" <<'PY' || true
 import re, sys
 text = open(sys.argv[1]).read() + open(sys.argv[2]).read()
