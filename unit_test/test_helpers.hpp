@@ -2,6 +2,7 @@
 // Helpers shared by the backend tests: plan a host dependency list on
 // TEST_EXECSPACE and compare the result with the host reference.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -54,6 +55,16 @@ template <class Plan>
       if (host.level(ref.waves[i]) != g)
         return ::testing::AssertionFailure() << "level of wave " << ref.waves[i] << " != " << g;
   return ::testing::AssertionSuccess();
+}
+
+/// A host vector copied into a new View of `Device` (TEST_EXECSPACE's memory
+/// space unless given), labelled.
+template <class Device = TEST_EXECSPACE::memory_space, class T>
+Kokkos::View<T*, Device> to_device(const std::vector<T>& v, const char* label) {
+  Kokkos::View<T*, Device> d(std::string(label), v.size());
+  Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>(v.data(), v.size()));
+  return d;
 }
 
 /// Runs `fn`, expecting a PlanError of `kind`; returns it for field checks.

@@ -20,6 +20,7 @@
 
 #include "sptrsv_matrices.hpp"
 #include "test_backend.hpp"
+#include "test_helpers.hpp"
 
 namespace strata::test {
 namespace {
@@ -36,17 +37,10 @@ struct DeviceCsr {
   Kokkos::View<double*, Mem> values;
 };
 
-template <class T>
-Kokkos::View<T*, Mem> to_device(const std::vector<T>& v, const char* label) {
-  Kokkos::View<T*, Mem> d(std::string(label), v.size());
-  Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                           v.data(), v.size()));
-  return d;
-}
-
 DeviceCsr to_device(const HostCsr& a) {
-  return {to_device(a.row_map, "row_map"), to_device(a.entries, "entries"),
-          to_device(a.values, "values")};
+  return {strata::test::to_device<Mem>(a.row_map, "row_map"),
+          strata::test::to_device<Mem>(a.entries, "entries"),
+          strata::test::to_device<Mem>(a.values, "values")};
 }
 
 template <class View>
@@ -64,7 +58,7 @@ void kk_symbolic(Handle& kh, const DeviceCsr& a) {
 }
 
 std::vector<double> kk_solve(Handle& kh, const DeviceCsr& a, const std::vector<double>& b) {
-  const auto bd = to_device(b, "b");
+  const auto bd = strata::test::to_device<Mem>(b, "b");
   Kokkos::View<double*, Mem> x("x", b.size());
 #if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
   KokkosSparse::sptrsv_solve(&kh, a.row_map, a.entries, a.values, bd, x);

@@ -504,11 +504,8 @@ TEST(PlannerModes, TicketOrderedPassLevelsTriangularRows) {
         for (const auto c : rows[w]) entries.push_back(int(mirrored ? n - 1 - c : c));
         row_map.push_back(int(entries.size()));
       }
-      Kokkos::View<int*, Mem> rm("row_map", row_map.size()), en("entries", entries.size());
-      Kokkos::deep_copy(rm, Kokkos::View<const int*, Kokkos::HostSpace,
-                                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>(row_map.data(), row_map.size()));
-      Kokkos::deep_copy(en, Kokkos::View<const int*, Kokkos::HostSpace,
-                                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>(entries.data(), entries.size()));
+      const auto rm = to_device(row_map, "row_map");
+      const auto en = to_device(entries, "entries");
       const char* what = mirrored ? "upper" : "lower";
       const auto r = detail::pull_ticket_levels(Space(), rm, en, mirrored, level, depth);
       ASSERT_TRUE(r.finished) << g.description << " " << what;
@@ -548,16 +545,64 @@ TEST(PlannerModes, InEdgePlanGivesUpPastTheDepthBudgetOnDevices) {
     entries.push_back(r);
     row_map.push_back(int(entries.size()));
   }
-  Kokkos::View<int*, Mem> rm("row_map", row_map.size()), en("entries", entries.size());
-  Kokkos::deep_copy(rm, Kokkos::View<const int*, Kokkos::HostSpace,
-                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>(row_map.data(), row_map.size()));
-  Kokkos::deep_copy(en, Kokkos::View<const int*, Kokkos::HostSpace,
-                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>(entries.data(), entries.size()));
+  const auto rm = to_device(row_map, "row_map");
+  const auto en = to_device(entries, "entries");
   PlannerScratch<TEST_EXECSPACE> scratch;
   const auto plan = plan_in_edges(TEST_EXECSPACE(), rm, en, false, scratch);
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   ASSERT_EQ(plan.has_value(), host);
   if (host) EXPECT_EQ(plan->group_count(), std::size_t(n));
+}
+
+// plan_in_edges checks the rows in its host pass (plan_in_edges_checks_rows):
+// a bad row ends it with InEdgeCheck::valid false and no plan, or with an
+// InvalidArgument where no InEdgeCheck was given. A device pass trusts its
+// caller and says so (checked false); it is given only valid rows here.
+TEST(PlannerModes, InEdgePlanChecksRowsOnHosts) {
+  using Space = TEST_EXECSPACE;
+  struct Case {
+    const char* what;
+    bool mirrored, require_diagonal, valid;
+    std::vector<int> row_map, entries;
+  };
+  // 3 rows; lower: row r may hold 0..r, upper (mirrored): r..2.
+  const std::vector<Case> cases = {
+      {"lower, valid", false, true, true, {0, 1, 3, 5}, {0, 0, 1, 1, 2}},
+      {"upper, valid", true, true, true, {0, 2, 4, 5}, {0, 2, 1, 2, 2}},
+      {"lower, no diagonal, not required", false, false, true, {0, 1, 2, 4}, {0, 0, 1, 2}},
+      {"lower, no diagonal in row 1", false, true, false, {0, 1, 2, 4}, {0, 0, 1, 2}},
+      {"lower, entry above the diagonal", false, true, false, {0, 2, 4, 5}, {0, 1, 0, 1, 2}},
+      {"upper, entry below the diagonal", true, true, false, {0, 1, 3, 4}, {0, 0, 1, 2}},
+      {"lower, column out of range", false, true, false, {0, 1, 2, 4}, {0, 1, 7, 2}},
+      {"upper, column out of range", true, true, false, {0, 1, 3, 4}, {0, 1, 3, 2}},
+      {"negative column", false, true, false, {0, 1, 3, 5}, {0, -1, 1, 1, 2}},
+      {"descending offsets", false, true, false, {0, 2, 1, 3}, {0, 1, 2}},
+      {"offsets past entries", false, true, false, {0, 1, 2, 9}, {0, 1, 2}},
+  };
+  for (const auto& c : cases) {
+    if (!plan_in_edges_checks_rows<Space>() && !c.valid) continue;
+    const auto rm = to_device(c.row_map, "row_map");
+    const auto en = to_device(c.entries, "entries");
+    PlannerScratch<Space> scratch;
+    InEdgeCheck check;
+    check.require_diagonal = c.require_diagonal;
+    const auto plan = plan_in_edges(Space(), rm, en, c.mirrored, scratch, &check);
+    EXPECT_EQ(check.checked, plan_in_edges_checks_rows<Space>()) << c.what;
+    EXPECT_EQ(check.valid, c.valid) << c.what;
+    EXPECT_EQ(plan.has_value(), c.valid) << c.what;
+    if (!c.valid) {
+      // Without an InEdgeCheck (so no diagonal required): an exception,
+      // where the rows are bad for another reason than a missing diagonal.
+      PlannerScratch<Space> again;
+      InEdgeCheck loose;
+      (void)plan_in_edges(Space(), rm, en, c.mirrored, again, &loose);
+      if (!loose.valid)
+        expect_plan_error(ErrorKind::InvalidArgument,
+                          [&] { (void)plan_in_edges(Space(), rm, en, c.mirrored, again); });
+    } else {
+      EXPECT_EQ(plan->group_count(), std::size_t(c.mirrored ? 2 : 3)) << c.what;
+    }
+  }
 }
 
 TEST(PlannerModes, DevicePacedBatchesRunManyLayersPerSynchronisation) {

@@ -108,7 +108,6 @@ void sptrsv_symbolic(const ExecSpace& space, KernelHandle* handle, const RowMap&
         "give row_map with rows + 1 offsets (a matrix of 0 rows has row_map = {0})");
   const bool lower = sh->is_lower_tri();
   const std::uint64_t rows = row_map.extent(0) - 1;
-  long long span = 0;  // row_map(rows) - row_map(0): the entries the rows hold
   {
     const auto first = Kokkos::create_mirror_view_and_copy(
         Kokkos::HostSpace(), Kokkos::subview(row_map, std::make_pair(std::size_t(0), std::size_t(1))));
@@ -123,22 +122,36 @@ void sptrsv_symbolic(const ExecSpace& space, KernelHandle* handle, const RowMap&
               std::to_string(last_offset) + " but entries holds " +
               std::to_string(entries.extent(0)),
           "give 0 <= row_map(0) <= row_map(rows) <= entries.extent(0)");
-    span = last_offset - first_offset;
   }
 
-  // 1. The matrix: triangular as declared, every diagonal stored (one
-  //    parallel pass).
-  const std::uint64_t defect = detail::first_row_defect(space, row_map, entries, lower);
-  if (defect != std::numeric_limits<std::uint64_t>::max())
-    throw detail::row_defect_error(defect, row_map, entries, lower);
+  // 1. The matrix: triangular as declared, every diagonal stored. On a host
+  //    backend the levelling pass (2.) checks the rows as it reads them; on a
+  //    device they are checked first, in one parallel pass (the device pass
+  //    trusts its caller). A bad matrix is named by its first offending row
+  //    on every backend (first_row_defect).
+  const auto throw_first_defect = [&]() {
+    const std::uint64_t defect = detail::first_row_defect(space, row_map, entries, lower);
+    if (defect != std::numeric_limits<std::uint64_t>::max())
+      throw detail::row_defect_error(defect, row_map, entries, lower);
+  };
+  if constexpr (!plan_in_edges_checks_rows<ExecSpace>()) throw_first_defect();
 
   // 2. The rows' levels, straight from the matrix (plan_in_edges: one pass in
   //    row order, ticket-ordered on a device). A device pass gives up on a
   //    matrix deeper than its budget; the rows are then planned as a
   //    dependency list by the layer walk.
   PlannerScratch<ExecSpace, Ordinal, Offset> scratch;
+  InEdgeCheck check;
+  check.require_diagonal = true;
   std::optional<BarrierPlan<ExecSpace, Ordinal>> planned =
-      plan_in_edges(space, row_map, entries, /*mirrored=*/!lower, scratch);
+      plan_in_edges(space, row_map, entries, /*mirrored=*/!lower, scratch, &check);
+  if (!check.valid) {
+    throw_first_defect();  // the same conditions: it names the row
+    throw PlanError::invalid_argument(
+        std::string("sptrsv_symbolic: the matrix is not ") + (lower ? "lower" : "upper") +
+            " triangular with every diagonal stored",
+        "give the triangle and the diagonal of every row");
+  }
   if (!planned) {
     const auto deps = detail::counted_row_dependencies<Ordinal>(space, row_map, entries, lower);
     const Kokkos::View<const WaveDependency<Ordinal>*, typename ExecSpace::memory_space> list =

@@ -8,11 +8,10 @@
 //
 // Wave w is row w (mirrored: row rows-1-w, an upper triangular matrix
 // levelled bottom-up); its predecessors are the row's entries other than its
-// diagonal, each column c being wave c (mirrored: rows-1-c). The caller has
-// checked that every predecessor is a lower wave (every entry on the
-// declared side of the diagonal, inside 0..rows-1): this is the seam for
-// callers that hold a checked triangular matrix (kokkos_kernels/
-// sptrsv_symbolic.hpp), and it trusts them.
+// diagonal, each column c being wave c (mirrored: rows-1-c). Every
+// predecessor must be a lower wave (every entry inside 0..rows-1 and on the
+// declared side of the diagonal): this is the seam for callers that hold a
+// triangular matrix (kokkos_kernels/sptrsv_symbolic.hpp).
 //
 // The levels come from one pass in id order: on a host backend one thread
 // (level(i) = 1 + max level(pred), Kokkos Kernels' one-pass level set, as
@@ -22,11 +21,21 @@
 // is returned (std::nullopt) and the caller plans the rows as a dependency
 // list (plan_barriers). The plan is plan_barriers' for the same
 // dependencies, bit for bit.
+//
+// Who checks the rows: the host pass checks them as it reads them (offsets,
+// range, side, and the diagonal where InEdgeCheck::require_diagonal asks for
+// it) and returns std::nullopt with InEdgeCheck::valid false on the first
+// row that fails — a caller checking first would read the matrix twice. The
+// device pass trusts its caller (plan_in_edges_checks_rows<ExecSpace>() is
+// false there: a row waiting on a higher row would wait forever), so the
+// caller checks before it.
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/error.hpp>
 #include <strata/core/profiling_region.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/launch/launch_policy.hpp>
@@ -38,31 +47,63 @@
 
 namespace strata {
 
+/// What plan_in_edges checks of the rows, and what it found.
+struct InEdgeCheck {
+  bool require_diagonal = false;  ///< in: every row must hold its own index (a diagonal)
+  bool checked = false;           ///< out: the pass checked the rows (host backends)
+  bool valid = true;              ///< out: where checked, whether every row passed
+};
+
+/// Whether plan_in_edges checks the rows itself on this execution space (its
+/// host pass does; a device caller checks before calling).
+template <class ExecSpace>
+constexpr bool plan_in_edges_checks_rows() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                    typename ExecSpace::memory_space>::accessible;
+}
+
 template <class ExecSpace, class Ordinal, class Offset, class RowMap, class Entries>
 std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
     const ExecSpace& space, const RowMap& row_map, const Entries& entries, bool mirrored,
-    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch) {
+    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, InEdgeCheck* check = nullptr) {
   using Plan = BarrierPlan<ExecSpace, Ordinal>;
   const std::uint64_t waves = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
   const ProfilingRegion region("strata::plan_in_edges");
   Plan plan;
   plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
   plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
-  const launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
-  const bool host =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  if (host) {  // rule T: one thread in id order, the waves per level counted on the way
+  if constexpr (plan_in_edges_checks_rows<ExecSpace>()) {
+    // rule T: one thread in id order, checking the rows and counting the
+    // waves per level on the way
     reserve_capacity(scratch.order, waves, "waves per level");
     const auto count = prefix(scratch.order, waves);
-    const detail::TopologicalLevels levels =
-        detail::in_edge_levels(space, row_map, entries, mirrored, plan.level, count);
+    const bool require_diagonal = check != nullptr && check->require_diagonal;
+    const detail::InEdgeLevels pass = detail::in_edge_levels(
+        space, row_map, entries, mirrored, require_diagonal, plan.level, count);
+    if (check != nullptr) {
+      check->checked = true;
+      check->valid = pass.valid;
+    }
+    if (!pass.valid) {
+      if (check != nullptr) return std::nullopt;
+      throw PlanError::invalid_argument(
+          "plan_in_edges: a row of the " + std::to_string(waves) +
+              "-row CSR has offsets outside its entries, or an entry outside 0.." +
+              std::to_string(waves == 0 ? 0 : waves - 1) + " or on the " +
+              (mirrored ? "lower" : "upper") + " side of the diagonal",
+          std::string("give the in-edges of a ") + (mirrored ? "upper" : "lower") +
+              " triangular matrix (pass an InEdgeCheck to learn of a bad matrix without an "
+              "exception)");
+    }
     plan.group_offsets =
-        allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");
-    detail::layout_from_level_counts(space, levels.groups, plan.level, count,
+        allocate_view<typename Plan::view_type>(pass.levels.groups + 1, "group offsets");
+    detail::layout_from_level_counts(space, pass.levels.groups, plan.level, count,
                                      plan.group_offsets, plan.waves);
   } else {  // the ticket-ordered pass, then the layout from the levels
-    const detail::TicketLevelsResult levels = detail::pull_ticket_levels(
-        space, row_map, entries, mirrored, plan.level, policy.ticket_depth_budget());
+    if (check != nullptr) check->checked = false;
+    const detail::TicketLevelsResult levels =
+        detail::pull_ticket_levels(space, row_map, entries, mirrored, plan.level,
+                                   launch::LaunchPolicy::standard().ticket_depth_budget());
     if (!levels.finished) return std::nullopt;
     plan.group_offsets =
         allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");

@@ -206,38 +206,103 @@ TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_
 /// The same pass in pull form over an in-edge CSR (a triangular matrix's
 /// rows, as Kokkos Kernels' one-pass level set reads them): wave w's
 /// predecessors are the entries of row r = (mirrored ? waves-1-w : w) other
-/// than r itself, entry c being wave (mirrored ? waves-1-c : c), all below w
-/// (the caller checked). level(w) = 1 + max level(pred) in id order, with the
-/// waves per level in `count` (at least `level.extent(0)` entries).
-template <class ExecSpace, class RowMap, class Entries, class LevelView, class CountView>
-TopologicalLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
-                                 const Entries& entries, bool mirrored, const LevelView& level,
-                                 const CountView& count) {
+/// than r itself, entry c being wave (mirrored ? waves-1-c : c). level(w) =
+/// 1 + max level(pred) in id order, with the waves per level in `count` (at
+/// least `level.extent(0)` entries).
+///
+/// The pass checks the rows as it reads them, which costs two compares per
+/// entry beside the load it makes anyway (a separate check would be a second
+/// pass over the matrix): every row's offsets ascend inside `entries`, every
+/// entry lies inside the matrix and on the side of the diagonal that makes it
+/// a lower wave (the one-pass levels are final only then), and, with
+/// `require_diagonal`, every row holds its diagonal. The first row that
+/// breaks one ends the pass with `valid` false and nothing else defined.
+struct InEdgeLevels {
+  TopologicalLevels levels;
+  bool valid = true;
+};
+
+/// in_edge_levels' pass, for one side of the diagonal (a template
+/// parameter: the branches on it leave the loop).
+template <bool Mirrored, class ExecSpace, class RowMap, class Entries, class LevelView,
+          class CountView, class ResultView>
+void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
+                         bool require_diagonal, const LevelView& level, const CountView& count,
+                         const ResultView& result) {
   const std::size_t waves = level.extent(0);
-  if (waves == 0) return TopologicalLevels{};
   using LevelType = typename LevelView::non_const_value_type;
-  Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
   Kokkos::parallel_for(
       "strata::plan::in_edge_levels", one_thread_policy(space),
       KOKKOS_LAMBDA(const std::size_t) {
+        using CountType = typename CountView::non_const_value_type;
+        const long long stored = static_cast<long long>(entries.extent(0));
+        const LevelType* const levels = level.data();
         std::uint64_t deepest = 0;
+        count(0) = CountType(0);
+        result(2) = 0;  // invalid until the last row has passed
         for (std::size_t w = 0; w < waves; ++w) {
-          const std::size_t row = mirrored ? waves - 1 - w : w;
+          const std::size_t row = Mirrored ? waves - 1 - w : w;
+          const long long begin = static_cast<long long>(row_map(row));
+          const long long end = static_cast<long long>(row_map(row + 1));
+          if (begin < 0 || end < begin || end > stored) return;
           std::uint64_t mine = 0;  // 1 + the deepest predecessor, 0 for none
-          const std::size_t end = std::size_t(row_map(row + 1));
-          for (std::size_t e = std::size_t(row_map(row)); e < end; ++e) {
-            const std::size_t c = std::size_t(entries(e));
-            if (c == row) continue;  // the diagonal
-            const std::uint64_t next = std::uint64_t(level(mirrored ? waves - 1 - c : c)) + 1;
-            if (next > mine) mine = next;
+          bool diagonal = false;
+          for (long long e = begin; e < end; ++e) {
+            // The columns' levels are scattered (a permuted matrix): the
+            // level of the entry prefetch_distance ahead in pass order (the
+            // rows after this one lie below it when mirrored) is prefetched.
+            const long long distance = static_cast<long long>(prefetch_distance);
+            const long long ahead = Mirrored ? e - distance : e + distance;
+            if (ahead >= 0 && ahead < stored) {
+              const std::size_t a = std::size_t(static_cast<long long>(entries(ahead)));
+              if (a < waves) prefetch_read(levels + (Mirrored ? waves - 1 - a : a));
+            }
+            // A column is read as long long first, so that a negative one is
+            // huge as size_t. Legal: the diagonal, or 0 <= c < row (lower),
+            // row < c < rows (upper). The check is a branch that is never
+            // taken on a valid matrix, off the path of the level's load
+            // (folding it into the load's address cost a third of the pass).
+            const std::size_t c = std::size_t(static_cast<long long>(entries(e)));
+            if (c == row) {
+              diagonal = true;
+              continue;
+            }
+            if (Mirrored ? (c < row || c >= waves) : c > row) return;
+            const std::uint64_t next = std::uint64_t(levels[Mirrored ? waves - 1 - c : c]) + 1;
+            mine = next > mine ? next : mine;
           }
+          if (require_diagonal && !diagonal) return;
           level(w) = LevelType(mine);
-          if (mine > deepest) deepest = mine;
+          // The waves per level, counted on the way (count(l) is zeroed when
+          // level l first appears).
+          for (; deepest < mine; ++deepest) count(deepest + 1) = CountType(0);
+          ++count(mine);
         }
-        count_levels(waves, deepest, level, count, result);
+        result(0) = deepest + 1;
+        result(1) = std::uint64_t(count(0));
+        result(2) = 1;
       });
-  return read_levels_result(space, result);
+}
+
+template <class ExecSpace, class RowMap, class Entries, class LevelView, class CountView>
+InEdgeLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
+                            bool mirrored, bool require_diagonal, const LevelView& level,
+                            const CountView& count) {
+  if (level.extent(0) == 0) return InEdgeLevels{};
+  Kokkos::View<std::uint64_t[3], typename ExecSpace::memory_space> result(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::in-edge levels result"));
+  if (mirrored)
+    in_edge_levels_pass<true>(space, row_map, entries, require_diagonal, level, count, result);
+  else
+    in_edge_levels_pass<false>(space, row_map, entries, require_diagonal, level, count, result);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+  InEdgeLevels out;
+  out.valid = host(2) == 1;
+  if (out.valid) {
+    out.levels.groups = host(0);
+    out.levels.sources = host(1);
+  }
+  return out;
 }
 
 /// The plan's layout from the levels and the waves per level, in one pass on
