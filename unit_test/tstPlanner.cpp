@@ -462,6 +462,60 @@ TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
   }
 }
 
+// Rule T over a list on few host threads (LaunchPolicy::
+// check_list_while_levelling): the level pass checks the list as it reads it
+// instead of a validation pass first. A list that breaks the bet at its last
+// dependency (out of order, outside the graph, a self dependency, a backward
+// edge) is planned, or refused, exactly as a forced mode that validates first
+// plans or refuses it.
+TEST(PlannerModes, OrderedListsAreCheckedWhileLevelled) {
+  using Space = TEST_EXECSPACE;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible;
+  const bool checked =
+      host && launch::LaunchPolicy::standard().check_list_while_levelling(
+                  std::uint64_t(Space().concurrency()));
+  const auto sweep = generate::sweep3d(10, 9, 7);
+  const auto base = generate::narrowed<std::uint32_t>(sweep);
+  const std::uint32_t n = std::uint32_t(sweep.wave_count);
+  struct Variant {
+    const char* what;
+    std::vector<Dep> deps;
+  };
+  std::vector<Variant> variants{{"in order", base}};
+  for (const auto& [what, last] :
+       std::vector<std::pair<const char*, Dep>>{{"last out of order", Dep{0, n - 1}},
+                                                {"last outside the graph", Dep{n - 2, n}},
+                                                {"last a self dependency", Dep{n - 1, n - 1}},
+                                                {"last backward", Dep{n - 1, n - 2}}}) {
+    variants.push_back({what, base});
+    variants.back().deps.push_back(last);
+  }
+  for (const auto& v : variants) {
+    const auto run = [&](PlanMode mode, PlanStatistics* stats) -> std::string {
+      PlanOptions options;
+      options.mode = mode;
+      options.statistics = stats;
+      PlannerScratch<Space> scratch;
+      try {
+        const auto plan = plan_barriers(Space(), n, v.deps.data(), v.deps.size(), scratch, options);
+        const auto ref = reference_kahn(n, v.deps);
+        return same_plan(plan, ref) ? "the reference's plan" : "a plan that is not the reference's";
+      } catch (const PlanError& e) {
+        return e.what();
+      }
+    };
+    PlanStatistics stats;
+    const std::string automatic = run(PlanMode::Automatic, &stats);
+    EXPECT_EQ(automatic, run(PlanMode::Sparse, nullptr)) << v.what;
+    if (v.deps.size() == base.size()) {
+      EXPECT_EQ(automatic, "the reference's plan");
+      EXPECT_EQ(stats.first_decision.find("checked as it was levelled") != std::string::npos,
+                checked)
+          << stats.first_decision;
+    }
+  }
+}
+
 // Levels of each wave from the reference plan.
 std::vector<std::uint64_t> reference_levels(const ReferencePlan& ref, std::uint64_t waves) {
   std::vector<std::uint64_t> level(waves, 0);

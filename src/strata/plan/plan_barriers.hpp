@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <Kokkos_Core.hpp>
@@ -62,21 +63,31 @@ void check_plan_request(std::uint64_t waves, std::uint64_t edges, const PlanOpti
 /// Rule T before any CSR exists: where the dependency list itself is in a
 /// topological order (learnt in the validation pass), the levels are pushed
 /// along the list in one pass (ordered_dependency_levels) and the plan is
-/// laid out from the waves per level. No CSR is built.
+/// laid out from the waves per level. No CSR is built. With `checked` the
+/// list has not been validated: the pass checks it as it reads it
+/// (checked_ordered_dependency_levels, forward only) and nothing is returned
+/// where it stops (the caller validates and plans as usual).
 template <class ExecSpace, class Ordinal, class Offset, class... P>
-BarrierPlan<ExecSpace, Ordinal> plan_ordered_list(
+std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_ordered_list(
     const ExecSpace& space, std::uint64_t waves,
     const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options,
-    bool reverse) {
+    bool reverse, bool checked = false) {
   using Plan = BarrierPlan<ExecSpace, Ordinal>;
   reserve_capacity(scratch.order, waves, "waves per level");
   Plan plan;
   plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
   plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
   const auto count = prefix(scratch.order, waves);
-  const TopologicalLevels levels =
-      ordered_dependency_levels(space, waves, dependencies, plan.level, count, reverse);
+  TopologicalLevels levels;
+  if (checked) {
+    const CheckedLevels pass =
+        checked_ordered_dependency_levels(space, waves, dependencies, plan.level, count);
+    if (!pass.valid) return std::nullopt;
+    levels = pass.levels;
+  } else {
+    levels = ordered_dependency_levels(space, waves, dependencies, plan.level, count, reverse);
+  }
   plan.group_offsets =
       allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");
   layout_from_level_counts(space, levels.groups, plan.level, count, plan.group_offsets,
@@ -89,7 +100,10 @@ BarrierPlan<ExecSpace, Ordinal> plan_ordered_list(
     stats.fused_from_layer = 0;
     stats.fused_workers = 1;
     launch::LaunchPolicy::standard().use_topological_levels(true, true, &stats.first_decision);
-    stats.first_decision += reverse ? "; over the dependency list read backwards, which is then "
+    stats.first_decision += checked ? "; over the dependency list, checked as it was levelled "
+                                      "(valid and in topological order: no validation pass, "
+                                      "no CSR)"
+                          : reverse ? "; over the dependency list read backwards, which is then "
                                       "in topological order (sorted by one endpoint): no CSR"
                                     : "; over the dependency list, which is in topological order "
                                       "(sorted by one endpoint): no CSR";
@@ -97,6 +111,18 @@ BarrierPlan<ExecSpace, Ordinal> plan_ordered_list(
   }
   space.fence();
   return plan;
+}
+
+/// Whether plan_barriers' shape and option checks pass (they throw otherwise).
+template <class Ordinal, class Offset>
+bool plan_request_passes(std::uint64_t waves, std::uint64_t edges, const PlanOptions& options) {
+  try {
+    check_graph_shape<Ordinal, Offset>(waves, edges);
+    check_plan_request<Ordinal, Offset>(waves, edges, options);
+  } catch (const PlanError&) {
+    return false;
+  }
+  return true;
 }
 
 template <class ExecSpace, class Ordinal, class Offset>
@@ -178,9 +204,25 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
   // in-degrees (into scratch.remaining) unless the ids are topological.
   using Counts = GraphCounts<ExecSpace, Offset>;
   Counts counts;
-  counts.check_topological =
-      launch::LaunchPolicy::standard().wants_id_order(detail::step_request(
-          space, wave_count, dependencies.extent(0), options));
+  const launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
+  counts.check_topological = policy.wants_id_order(
+      detail::step_request(space, wave_count, dependencies.extent(0), options));
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename ExecSpace::memory_space>::accessible) {
+    // Rule T on few host threads: level the list while checking it, betting
+    // that it is valid and in order; where it is not, plan as below (the
+    // validation reports the errors in their usual order). A request that
+    // its own checks refuse goes below as well, to fail there.
+    if (counts.check_topological &&
+        policy.check_list_while_levelling(std::uint64_t(space.concurrency())) &&
+        detail::plan_request_passes<Ordinal, Offset>(wave_count, dependencies.extent(0),
+                                                      options)) {
+      const ProfilingRegion region("strata::plan_barriers");
+      auto plan = detail::plan_ordered_list(space, wave_count, dependencies, scratch, options,
+                                            /*reverse=*/false, /*checked=*/true);
+      if (plan) return std::move(*plan);
+    }
+  }
   if (counts.check_topological) {
     counts.skip_if_edges_in_order = true;
     counts.in_degrees = Counts::InDegrees::UnlessTopological;
@@ -195,8 +237,8 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     // sized for any path reserves it (PlannerScratch::reserve).
     detail::check_plan_request<Ordinal, Offset>(wave_count, dependencies.extent(0), options);
     const ProfilingRegion region("strata::plan_barriers");
-    return detail::plan_ordered_list(space, wave_count, dependencies, scratch, options,
-                                     counts.order.reversed());
+    return *detail::plan_ordered_list(space, wave_count, dependencies, scratch, options,
+                                      counts.order.reversed());
   }
   return detail::plan_graph(space, graph, scratch, options,
                             !counts.check_topological ? detail::IdOrder::Unknown

@@ -78,7 +78,7 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
     reserve_capacity(scratch.order, waves, "waves per level");
     const auto count = prefix(scratch.order, waves);
     const bool require_diagonal = check != nullptr && check->require_diagonal;
-    const detail::InEdgeLevels pass = detail::in_edge_levels(
+    const detail::CheckedLevels pass = detail::in_edge_levels(
         space, row_map, entries, mirrored, require_diagonal, plan.level, count);
     if (check != nullptr) {
       check->checked = true;

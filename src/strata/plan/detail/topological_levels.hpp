@@ -109,6 +109,13 @@ KOKKOS_INLINE_FUNCTION void count_levels(std::size_t waves, std::uint64_t deepes
   result(1) = sources;
 }
 
+/// The levels of a pass that checks its input as it reads it: `valid` false
+/// when it stopped at an input it does not take (nothing else defined then).
+struct CheckedLevels {
+  TopologicalLevels levels;
+  bool valid = true;
+};
+
 template <class ExecSpace, class ResultView>
 TopologicalLevels read_levels_result(const ExecSpace&, const ResultView& result) {
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
@@ -203,6 +210,72 @@ TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_
   return read_levels_result(space, result);
 }
 
+/// ordered_dependency_levels over a list nobody has validated, forward only
+/// (LaunchPolicy::check_list_while_levelling): every dependency is checked as
+/// it is read — `after` inside 0..wave_count-1, `before` < `after` (so inside
+/// too, and no self dependency), and the list sorted by `before` or by
+/// `after` (nondecreasing) up to it — and the pass stops at the first that
+/// fails, with `valid` false. A list that passes is valid and
+/// DependencyOrder::forward_in_order(), so the levels are the ones
+/// ordered_dependency_levels gives after the validation pass.
+template <class ExecSpace, class DependencyView, class LevelView, class CountView>
+CheckedLevels checked_ordered_dependency_levels(const ExecSpace& space, std::uint64_t wave_count,
+                                                const DependencyView& dependencies,
+                                                const LevelView& level, const CountView& count) {
+  const std::size_t waves = wave_count;
+  if (waves == 0) return CheckedLevels{TopologicalLevels{}, dependencies.extent(0) == 0};
+  const std::size_t edges = dependencies.extent(0);
+  using LevelType = typename LevelView::non_const_value_type;
+  Kokkos::View<std::uint64_t[3], typename ExecSpace::memory_space> result(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::checked levels result"));
+  Kokkos::parallel_for(
+      "strata::plan::checked_ordered_dependency_levels", one_thread_policy(space),
+      KOKKOS_LAMBDA(const std::size_t) {
+        result(2) = 0;  // invalid until the last dependency has passed
+        for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
+        std::uint64_t deepest = 0;
+        LevelType* const levels = level.data();
+        bool by_before = true, by_after = true;
+        std::uint64_t last_before = 0, last_after = 0;
+        for (std::size_t k = 0; k < edges; ++k) {
+          if (k + prefetch_distance < edges) {
+            const auto ahead = dependencies(k + prefetch_distance);
+            const std::uint64_t b = static_cast<std::uint64_t>(ahead.before);
+            const std::uint64_t a = static_cast<std::uint64_t>(ahead.after);
+            if (a < waves && b < a) {
+              prefetch_read(levels + b);
+              prefetch_write(levels + a);
+            }
+          }
+          const auto d = dependencies(k);
+          // A negative (signed) id converts to a huge one: outside as well.
+          const std::uint64_t before = static_cast<std::uint64_t>(d.before);
+          const std::uint64_t after = static_cast<std::uint64_t>(d.after);
+          if (after >= waves || before >= after) return;
+          by_before = by_before && before >= last_before;
+          by_after = by_after && after >= last_after;
+          if (!by_before && !by_after) return;
+          last_before = before;
+          last_after = after;
+          const LevelType next = LevelType(level(before) + 1);  // final: see above
+          if (level(after) < next) {
+            level(after) = next;
+            if (next > deepest) deepest = next;
+          }
+        }
+        count_levels(waves, deepest, level, count, result);
+        result(2) = 1;
+      });
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+  CheckedLevels out;
+  out.valid = host(2) == 1;
+  if (out.valid) {
+    out.levels.groups = host(0);
+    out.levels.sources = host(1);
+  }
+  return out;
+}
+
 /// The same pass in pull form over an in-edge CSR (a triangular matrix's
 /// rows, as Kokkos Kernels' one-pass level set reads them): wave w's
 /// predecessors are the entries of row r = (mirrored ? waves-1-w : w) other
@@ -217,11 +290,6 @@ TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_
 /// a lower wave (the one-pass levels are final only then), and, with
 /// `require_diagonal`, every row holds its diagonal. The first row that
 /// breaks one ends the pass with `valid` false and nothing else defined.
-struct InEdgeLevels {
-  TopologicalLevels levels;
-  bool valid = true;
-};
-
 /// in_edge_levels' pass, for one side of the diagonal (a template
 /// parameter: the branches on it leave the loop).
 template <bool Mirrored, class ExecSpace, class RowMap, class Entries, class LevelView,
@@ -285,10 +353,10 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
 }
 
 template <class ExecSpace, class RowMap, class Entries, class LevelView, class CountView>
-InEdgeLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
+CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
                             bool mirrored, bool require_diagonal, const LevelView& level,
                             const CountView& count) {
-  if (level.extent(0) == 0) return InEdgeLevels{};
+  if (level.extent(0) == 0) return CheckedLevels{};
   Kokkos::View<std::uint64_t[3], typename ExecSpace::memory_space> result(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::in-edge levels result"));
   if (mirrored)
@@ -296,7 +364,7 @@ InEdgeLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map, const
   else
     in_edge_levels_pass<false>(space, row_map, entries, require_diagonal, level, count, result);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
-  InEdgeLevels out;
+  CheckedLevels out;
   out.valid = host(2) == 1;
   if (out.valid) {
     out.levels.groups = host(0);
