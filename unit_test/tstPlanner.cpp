@@ -657,6 +657,40 @@ TEST(PlannerModes, InEdgePlanChecksRowsOnHosts) {
       EXPECT_EQ(plan->group_count(), std::size_t(c.mirrored ? 2 : 3)) << c.what;
     }
   }
+  // Rows whose levels outgrow prefetch_min_bytes take the pass with the
+  // prefetch: row i waits for row i/2 (lower; upper mirrored), so the
+  // deepest level is floor(log2(rows - 1)) + 1; a wrong-side entry in the
+  // last row is still found.
+  if constexpr (plan_in_edges_checks_rows<Space>()) {
+    const int n = int(detail::prefetch_min_bytes / sizeof(std::uint32_t)) + 1000;
+    for (const bool mirrored : {false, true}) {
+      std::vector<int> row_map{0}, entries;
+      for (int r = 0; r < n; ++r) {
+        const int w = mirrored ? n - 1 - r : r;  // the wave of row r
+        if (w > 0) entries.push_back(mirrored ? n - 1 - w / 2 : w / 2);
+        entries.push_back(r);
+        row_map.push_back(int(entries.size()));
+      }
+      PlannerScratch<Space> scratch;
+      InEdgeCheck check;
+      check.require_diagonal = true;
+      auto plan = plan_in_edges(Space(), to_device(row_map, "row_map"),
+                                to_device(entries, "entries"), mirrored, scratch, &check);
+      ASSERT_TRUE(plan.has_value());
+      std::size_t depth = 0;
+      for (int v = n - 1; v > 0; v /= 2) ++depth;
+      EXPECT_EQ(plan->group_count(), depth + 1) << (mirrored ? "upper" : "lower");
+      // The last row in pass order (row n-1 lower, row 0 upper) gets a
+      // column outside the matrix in place of its predecessor.
+      entries[mirrored ? 0 : std::size_t(row_map[n - 1])] = mirrored ? -1 : n;
+      InEdgeCheck bad;
+      PlannerScratch<Space> again;
+      EXPECT_FALSE(plan_in_edges(Space(), to_device(row_map, "row_map"),
+                                 to_device(entries, "entries"), mirrored, again, &bad)
+                       .has_value());
+      EXPECT_FALSE(bad.valid) << (mirrored ? "upper" : "lower");
+    }
+  }
 }
 
 TEST(PlannerModes, DevicePacedBatchesRunManyLayersPerSynchronisation) {

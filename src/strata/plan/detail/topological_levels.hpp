@@ -290,9 +290,9 @@ CheckedLevels checked_ordered_dependency_levels(const ExecSpace& space, std::uin
 /// a lower wave (the one-pass levels are final only then), and, with
 /// `require_diagonal`, every row holds its diagonal. The first row that
 /// breaks one ends the pass with `valid` false and nothing else defined.
-/// in_edge_levels' pass, for one side of the diagonal (a template
-/// parameter: the branches on it leave the loop).
-template <bool Mirrored, class ExecSpace, class RowMap, class Entries, class LevelView,
+/// in_edge_levels' pass, for one side of the diagonal and with or without
+/// the prefetch (template parameters: the branches on them leave the loop).
+template <bool Mirrored, bool Prefetch, class ExecSpace, class RowMap, class Entries, class LevelView,
           class CountView, class ResultView>
 void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
                          bool require_diagonal, const LevelView& level, const CountView& count,
@@ -318,10 +318,11 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
           for (long long e = begin; e < end; ++e) {
             // The columns' levels are scattered (a permuted matrix): the
             // level of the entry prefetch_distance ahead in pass order (the
-            // rows after this one lie below it when mirrored) is prefetched.
+            // rows after this one lie below it when mirrored) is prefetched,
+            // where the levels outgrow a core's L2 (prefetch_min_bytes).
             const long long distance = static_cast<long long>(prefetch_distance);
             const long long ahead = Mirrored ? e - distance : e + distance;
-            if (ahead >= 0 && ahead < stored) {
+            if (Prefetch && ahead >= 0 && ahead < stored) {
               const std::size_t a = std::size_t(static_cast<long long>(entries(ahead)));
               if (a < waves) prefetch_read(levels + (Mirrored ? waves - 1 - a : a));
             }
@@ -359,10 +360,16 @@ CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map, cons
   if (level.extent(0) == 0) return CheckedLevels{};
   Kokkos::View<std::uint64_t[3], typename ExecSpace::memory_space> result(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::in-edge levels result"));
-  if (mirrored)
-    in_edge_levels_pass<true>(space, row_map, entries, require_diagonal, level, count, result);
+  using LevelType = typename LevelView::non_const_value_type;
+  const bool prefetch = level.extent(0) * sizeof(LevelType) >= prefetch_min_bytes;
+  if (mirrored && prefetch)
+    in_edge_levels_pass<true, true>(space, row_map, entries, require_diagonal, level, count, result);
+  else if (mirrored)
+    in_edge_levels_pass<true, false>(space, row_map, entries, require_diagonal, level, count, result);
+  else if (prefetch)
+    in_edge_levels_pass<false, true>(space, row_map, entries, require_diagonal, level, count, result);
   else
-    in_edge_levels_pass<false>(space, row_map, entries, require_diagonal, level, count, result);
+    in_edge_levels_pass<false, false>(space, row_map, entries, require_diagonal, level, count, result);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
   CheckedLevels out;
   out.valid = host(2) == 1;
