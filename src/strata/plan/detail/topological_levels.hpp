@@ -276,24 +276,10 @@ CheckedLevels checked_ordered_dependency_levels(const ExecSpace& space, std::uin
   return out;
 }
 
-/// The same pass in pull form over an in-edge CSR (a triangular matrix's
-/// rows, as Kokkos Kernels' one-pass level set reads them): wave w's
-/// predecessors are the entries of row r = (mirrored ? waves-1-w : w) other
-/// than r itself, entry c being wave (mirrored ? waves-1-c : c). level(w) =
-/// 1 + max level(pred) in id order, with the waves per level in `count` (at
-/// least `level.extent(0)` entries).
-///
-/// The pass checks the rows as it reads them, which costs two compares per
-/// entry beside the load it makes anyway (a separate check would be a second
-/// pass over the matrix): every row's offsets ascend inside `entries`, every
-/// entry lies inside the matrix and on the side of the diagonal that makes it
-/// a lower wave (the one-pass levels are final only then), and, with
-/// `require_diagonal`, every row holds its diagonal. The first row that
-/// breaks one ends the pass with `valid` false and nothing else defined.
 /// in_edge_levels' pass, for one side of the diagonal and with or without
 /// the prefetch (template parameters: the branches on them leave the loop).
-template <bool Mirrored, bool Prefetch, class ExecSpace, class RowMap, class Entries, class LevelView,
-          class CountView, class ResultView>
+template <bool Mirrored, bool Prefetch, class ExecSpace, class RowMap, class Entries,
+          class LevelView, class CountView, class ResultView>
 void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
                          bool require_diagonal, const LevelView& level, const CountView& count,
                          const ResultView& result) {
@@ -353,23 +339,39 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
       });
 }
 
+/// The same pass in pull form over an in-edge CSR (a triangular matrix's
+/// rows, as Kokkos Kernels' one-pass level set reads them): wave w's
+/// predecessors are the entries of row r = (mirrored ? waves-1-w : w) other
+/// than r itself, entry c being wave (mirrored ? waves-1-c : c). level(w) =
+/// 1 + max level(pred) in id order, with the waves per level in `count` (at
+/// least `level.extent(0)` entries).
+///
+/// The pass checks the rows as it reads them, which costs two compares per
+/// entry beside the load it makes anyway (a separate check would be a second
+/// pass over the matrix): every row's offsets ascend inside `entries`, every
+/// entry lies inside the matrix and on the side of the diagonal that makes it
+/// a lower wave (the one-pass levels are final only then), and, with
+/// `require_diagonal`, every row holds its diagonal. The first row that
+/// breaks one ends the pass with `valid` false and nothing else defined.
 template <class ExecSpace, class RowMap, class Entries, class LevelView, class CountView>
-CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
-                            bool mirrored, bool require_diagonal, const LevelView& level,
-                            const CountView& count) {
+CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
+                             const Entries& entries, bool mirrored, bool require_diagonal,
+                             const LevelView& level, const CountView& count) {
   if (level.extent(0) == 0) return CheckedLevels{};
   Kokkos::View<std::uint64_t[3], typename ExecSpace::memory_space> result(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::in-edge levels result"));
   using LevelType = typename LevelView::non_const_value_type;
   const bool prefetch = level.extent(0) * sizeof(LevelType) >= prefetch_min_bytes;
-  if (mirrored && prefetch)
-    in_edge_levels_pass<true, true>(space, row_map, entries, require_diagonal, level, count, result);
-  else if (mirrored)
-    in_edge_levels_pass<true, false>(space, row_map, entries, require_diagonal, level, count, result);
-  else if (prefetch)
-    in_edge_levels_pass<false, true>(space, row_map, entries, require_diagonal, level, count, result);
+  const auto pass = [&](auto mirrored_pass, auto prefetch_pass) {
+    in_edge_levels_pass<decltype(mirrored_pass)::value, decltype(prefetch_pass)::value>(
+        space, row_map, entries, require_diagonal, level, count, result);
+  };
+  using Yes = std::true_type;
+  using No = std::false_type;
+  if (mirrored)
+    prefetch ? pass(Yes{}, Yes{}) : pass(Yes{}, No{});
   else
-    in_edge_levels_pass<false, false>(space, row_map, entries, require_diagonal, level, count, result);
+    prefetch ? pass(No{}, Yes{}) : pass(No{}, No{});
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
   CheckedLevels out;
   out.valid = host(2) == 1;
