@@ -6,6 +6,12 @@ executable, shared by the CLI tests that climb such limits.
   SIGSEGV before any of its code runs (the CUDA tool maps ~8.5 MB of code and
   device images). That is not strata's crash, and a test skips such limits as
   it skips the loader's "error while loading shared libraries".
+- The GNU OpenMP runtime allocates its thread state when the first parallel
+  region starts; where that fails it prints "libgomp: Out of memory
+  allocating N bytes" and exits with status 1 from inside the runtime,
+  where no handler of strata's can run. Which limit lands there depends on
+  the binary's size (seen at 16 MiB with two threads in the openmp-debug
+  build); a test skips that limit as it skips the loader's failure.
 - A GPU runtime (CUDA, HIP) reserves address space for the whole device when
   Kokkos starts, so a device build answers every finite limit a test can set
   with StorageReserveFailed from Kokkos::initialize, and may never succeed."""
@@ -46,3 +52,9 @@ def is_device_build(strata):
 def killed_by_exec(returncode, limit, strata):
     """True when a SIGSEGV at this limit is the kernel failing to map the executable."""
     return returncode == -11 and limit < mapped_span(strata) + (2 << 20)  # + ld.so, stack, vdso
+
+
+def openmp_runtime_out_of_memory(returncode, stderr):
+    """True when GNU OpenMP's runtime itself ran out of memory and exited (its
+    gomp_fatal), outside any code of strata's."""
+    return returncode == 1 and "libgomp: Out of memory allocating" in stderr

@@ -178,6 +178,10 @@ if not ASAN:
                 continue  # the loader, before strata runs
             if address_space.killed_by_exec(p.returncode, limit, STRATA):
                 continue  # the kernel could not map the executable: exec's SIGSEGV
+            if address_space.openmp_runtime_out_of_memory(p.returncode, err):
+                print("note: %s %dM: the OpenMP runtime ran out of memory (libgomp exits 1 "
+                      "itself); limit skipped" % (name, mib))
+                continue
             if p.returncode == 0:
                 check(name + " %dM: whole output" % mib, p.stdout == full, "%d of %d bytes" % (len(p.stdout), len(full)))
                 successes += 1
