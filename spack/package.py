@@ -38,8 +38,8 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
     test_requires_compiler = True
 
     version("main", branch="main")
-    # scripts/make_release_tarball.sh 0.2.0 9f4ed1b9f4ae15e91962f5552268b16bc363d91c
-    version("0.2.0", sha256="efa39ad94e3e131e73302f92ffff5a4566277904a3ba178042478c1350af331f")
+    # scripts/make_release_tarball.sh 0.2.0 v0.2.0 (commit 981001b00a03993e650886f863577d8fdab27aae)
+    version("0.2.0", sha256="3f0c732b8bbf59b95dc18ad9cd9772c2f4bb04e3a6a4e8237fb2118cea02bc68")
 
     # Host backends, forwarded to Kokkos (cuda / cuda_arch and rocm /
     # amdgpu_target come from CudaPackage / ROCmPackage).
