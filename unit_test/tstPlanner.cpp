@@ -273,6 +273,18 @@ TEST(Planner, FailedAllocationIsStorageReserveFailed) {
   EXPECT_EQ(plan_barriers(TEST_EXECSPACE(), 2, deps.data(), 1, scratch).global_barriers(), 1u);
 }
 
+// A list too large to allocate for and invalid as well is reported as
+// invalid, as the validation pass comes before any plan buffer (rule T's
+// checked pass allocates first, and falls back where that fails).
+TEST(Planner, InvalidListIsReportedBeforeAFailedAllocation) {
+  const std::uint64_t waves = std::uint64_t(1) << 56;
+  PlannerScratch<TEST_EXECSPACE, std::uint64_t, std::uint64_t> scratch;
+  const std::vector<WaveDependency<std::uint64_t>> deps{{0, 1}, {1, waves}};
+  expect_plan_error(ErrorKind::InvalidWave, [&] {
+    plan_barriers(TEST_EXECSPACE(), waves, deps.data(), deps.size(), scratch);
+  });
+}
+
 TEST(Planner, SixtyFourBitOrdinalsGiveTheSamePlan) {
   const auto g = generate::random_dag(3000, 12000, 7);
   const auto narrow = plan_barriers(TEST_EXECSPACE(), g.wave_count,

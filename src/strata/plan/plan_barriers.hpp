@@ -217,9 +217,17 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
         policy.check_list_while_levelling(std::uint64_t(space.concurrency())) &&
         detail::plan_request_passes<Ordinal, Offset>(wave_count, dependencies.extent(0),
                                                       options)) {
-      const ProfilingRegion region("strata::plan_barriers");
-      auto plan = detail::plan_ordered_list(space, wave_count, dependencies, scratch, options,
-                                            /*reverse=*/false, /*checked=*/true);
+      // The bet allocates the plan before the list is validated: where that
+      // allocation fails, the list is validated first below, so that an
+      // invalid list is reported as such, as without the bet.
+      std::optional<BarrierPlan<ExecSpace, Ordinal>> plan;
+      try {
+        const ProfilingRegion region("strata::plan_barriers");
+        plan = detail::plan_ordered_list(space, wave_count, dependencies, scratch, options,
+                                         /*reverse=*/false, /*checked=*/true);
+      } catch (const PlanError& e) {
+        if (e.kind() != ErrorKind::StorageReserveFailed) throw;
+      }
       if (plan) return std::move(*plan);
     }
   }
