@@ -125,6 +125,20 @@ TopologicalLevels read_levels_result(const ExecSpace&, const ResultView& result)
   return out;
 }
 
+/// After a checking pass: result = {groups, sources, 1} where it passed, 0
+/// in result(2) where it stopped.
+template <class ResultView>
+CheckedLevels read_checked_levels_result(const ResultView& result) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+  CheckedLevels out;
+  out.valid = host(2) == 1;
+  if (out.valid) {
+    out.levels.groups = host(0);
+    out.levels.sources = host(1);
+  }
+  return out;
+}
+
 /// One pass over a graph whose ids are a topological order (the caller
 /// checked it), pushing levels along the out-edges in id order: level(w) for
 /// every wave, and count(l) = waves of level l for l < groups (`count` holds
@@ -266,14 +280,7 @@ CheckedLevels checked_ordered_dependency_levels(const ExecSpace& space, std::uin
         count_levels(waves, deepest, level, count, result);
         result(2) = 1;
       });
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
-  CheckedLevels out;
-  out.valid = host(2) == 1;
-  if (out.valid) {
-    out.levels.groups = host(0);
-    out.levels.sources = host(1);
-  }
-  return out;
+  return read_checked_levels_result(result);
 }
 
 /// in_edge_levels' pass, for one side of the diagonal and with or without
@@ -372,14 +379,7 @@ CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
     prefetch ? pass(Yes{}, Yes{}) : pass(Yes{}, No{});
   else
     prefetch ? pass(No{}, Yes{}) : pass(No{}, No{});
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
-  CheckedLevels out;
-  out.valid = host(2) == 1;
-  if (out.valid) {
-    out.levels.groups = host(0);
-    out.levels.sources = host(1);
-  }
-  return out;
+  return read_checked_levels_result(result);
 }
 
 /// The plan's layout from the levels and the waves per level, in one pass on
