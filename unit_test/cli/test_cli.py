@@ -174,7 +174,7 @@ if not ASAN:
             p = subprocess.run([STRATA, *args], capture_output=True, timeout=300,
                                preexec_fn=lambda l=limit: resource.setrlimit(resource.RLIMIT_AS, (l, l)))
             err = p.stderr.decode("utf-8", "backslashreplace")
-            if p.returncode == 127 and "error while loading shared libraries" in err:
+            if address_space.loader_failed(p.returncode, err):
                 continue  # the loader, before strata runs
             if address_space.killed_by_exec(p.returncode, limit, STRATA):
                 continue  # the kernel could not map the executable: exec's SIGSEGV
