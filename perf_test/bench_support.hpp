@@ -30,6 +30,10 @@
 #ifndef STRATA_BENCH_BUILD_TYPE
 #define STRATA_BENCH_BUILD_TYPE "unknown"
 #endif
+// The source commit, written at build time (perf_test/CMakeLists.txt).
+#if __has_include("strata_bench_commit.hpp")
+#include "strata_bench_commit.hpp"
+#endif
 #ifndef STRATA_BENCH_GIT_COMMIT
 #define STRATA_BENCH_GIT_COMMIT "unknown"
 #endif

@@ -1,0 +1,41 @@
+# Writes the commit of the source tree as a C header, for the benchmarks'
+# JSON records. Run at build time (cmake -P), not at configure time: one
+# build directory outlives many commits.
+#
+#   cmake -DSOURCE_DIR=<tree> -DOUTPUT=<header> [-DGIT_EXECUTABLE=<git>] -P StrataGitCommit.cmake
+#
+# The header defines STRATA_BENCH_GIT_COMMIT: the short hash, "-dirty" when
+# tracked files differ from it, or "unknown" outside a git checkout of
+# SOURCE_DIR itself (a release tarball unpacked inside another repository
+# is not that repository's commit). OUTPUT is rewritten only when its text
+# changes, so the benchmarks recompile only when the commit does.
+set(_commit unknown)
+if(GIT_EXECUTABLE)
+  execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --show-toplevel
+    WORKING_DIRECTORY "${SOURCE_DIR}" OUTPUT_VARIABLE _top RESULT_VARIABLE _rc
+    OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  get_filename_component(_top "${_top}" REALPATH)
+  get_filename_component(_source "${SOURCE_DIR}" REALPATH)
+  if(_rc EQUAL 0 AND _top STREQUAL _source)
+    execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --short HEAD
+      WORKING_DIRECTORY "${SOURCE_DIR}" OUTPUT_VARIABLE _hash RESULT_VARIABLE _rc
+      OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(_rc EQUAL 0)
+      set(_commit "${_hash}")
+      execute_process(COMMAND "${GIT_EXECUTABLE}" status --porcelain --untracked-files=no
+        WORKING_DIRECTORY "${SOURCE_DIR}" OUTPUT_VARIABLE _changes RESULT_VARIABLE _rc
+        ERROR_QUIET)
+      if(_rc EQUAL 0 AND NOT _changes STREQUAL "")
+        set(_commit "${_commit}-dirty")
+      endif()
+    endif()
+  endif()
+endif()
+set(_text "// Generated at build time by cmake/StrataGitCommit.cmake.\n#pragma once\n#define STRATA_BENCH_GIT_COMMIT \"${_commit}\"\n")
+set(_old "")
+if(EXISTS "${OUTPUT}")
+  file(READ "${OUTPUT}" _old)
+endif()
+if(NOT _old STREQUAL _text)
+  file(WRITE "${OUTPUT}" "${_text}")
+endif()
