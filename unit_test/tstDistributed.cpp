@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -26,7 +27,10 @@
 namespace strata::test {
 namespace {
 
-using Comm = dist::Communicator;
+using Comm = distributed::Communicator;
+
+// 0.2.0's namespace name still names the same entities.
+static_assert(std::is_same_v<strata::dist::Communicator, strata::distributed::Communicator>);
 
 /// Splits n items into `ranks` contiguous parts of uneven sizes (some empty
 /// when `skew`): the global input order is preserved.
@@ -81,13 +85,13 @@ std::vector<std::uint64_t> plan_everywhere(const Comm& comm, std::uint64_t waves
                                            std::uint64_t skew, std::uint64_t budget = 0,
                                            const char* what = "") {
   const auto mine = local_part(all, comm, skew);
-  dist::DistributedOptions options;
+  distributed::DistributedOptions options;
   options.rank_budget_bytes = budget;
   std::vector<std::uint64_t> id;
   try {
-    const auto local = dist::plan_barriers_distributed(TEST_EXECSPACE(), comm, waves, mine.data(),
+    const auto local = distributed::plan_barriers_distributed(TEST_EXECSPACE(), comm, waves, mine.data(),
                                                        mine.size(), options);
-    const auto plan = dist::gather_plan(TEST_EXECSPACE(), comm, local);
+    const auto plan = distributed::gather_plan(TEST_EXECSPACE(), comm, local);
     const ReferencePlan ref = reference_kahn(waves, all.data(), all.size());
     if (comm.rank() == 0) {
       EXPECT_TRUE(same_plan(plan, ref)) << what;
@@ -186,12 +190,12 @@ TEST(Distributed, BudgetTooSmallForOneRankForcesSharding) {
   const Comm comm;
   const auto g = generate::sweep3d(10, 10, 10);
   const auto deps = generate::narrowed<std::uint32_t>(g);
-  const auto rates = dist::shard_rates<std::uint32_t, DefaultOffset>();
+  const auto rates = distributed::shard_rates<std::uint32_t, DefaultOffset>();
   const std::uint64_t total = rates.fixed + rates.per_wave * g.wave_count +
                               rates.per_dependency * deps.size();
   // A budget of about a third of the total needs 3 or 4 ranks.
   const std::uint64_t budget = total / 3;
-  const std::uint64_t needed = dist::ranks_needed(rates, g.wave_count, deps.size(), 3, budget);
+  const std::uint64_t needed = distributed::ranks_needed(rates, g.wave_count, deps.size(), 3, budget);
   ASSERT_GT(needed, 1u);
   ASSERT_LE(needed, 4u);
   const auto id = plan_everywhere(comm, g.wave_count, deps, 1, budget);
@@ -227,7 +231,7 @@ TEST(Distributed, ShardPlanPartitionIsBalancedAndWithinBudget) {
   const auto mine = local_part(deps, comm, 0);
   const auto view = Kokkos::View<const WaveDependency<std::uint32_t>*, Kokkos::HostSpace,
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>(mine.data(), mine.size());
-  const auto d = dist::distribute_dependencies(Kokkos::DefaultHostExecutionSpace(), comm,
+  const auto d = distributed::distribute_dependencies(Kokkos::DefaultHostExecutionSpace(), comm,
                                                g.wave_count, view, 0);
   const auto& b = d.shard.wave_begin;
   ASSERT_EQ(b.size(), std::size_t(comm.size()) + 1);
@@ -284,9 +288,9 @@ void check_reader(const Comm& comm, const std::string& name, const std::string& 
     want_error = identity_of(e);
   }
   std::vector<std::uint64_t> got_error;
-  dist::DistributedEdgeList got;
+  distributed::DistributedEdgeList got;
   try {
-    got = dist::read_edge_list_distributed(comm, path);
+    got = distributed::read_edge_list_distributed(comm, path);
   } catch (const PlanError& e) {
     got_error = identity_of(e);
   }

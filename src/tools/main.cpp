@@ -82,7 +82,7 @@ class KokkosSession {
       throw;
     } catch (const std::exception& e) {
       restore(messages, capture);
-      const std::string what = strata::detail::one_line_message(e.what());
+      const std::string what = strata::one_line_message(e.what());
       // Out of memory while Kokkos starts: a host allocation (ulimit -v), or a
       // device runtime that cannot map its address space. Under ulimit -v,
       // CUDA's cudaGetDeviceCount answers cudaErrorMemoryAllocation or, at
@@ -103,7 +103,7 @@ class KokkosSession {
             strata::tools::exit_invalid_graph};
       throw strata::PlanError::invalid_argument(
           "Kokkos::initialize refused the Kokkos options or environment: " +
-              strata::detail::one_line_message(e.what()),
+              strata::one_line_message(e.what()),
           "check the --kokkos-* options and the KOKKOS_* environment variables");
     }
     restore(messages, capture);

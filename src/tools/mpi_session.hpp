@@ -79,7 +79,7 @@ class MpiSession {
   MpiSession() {
     int provided = 0;
     {
-      const dist::BlockingCall watched("MPI_Init", mpi_launcher_rank());
+      const distributed::BlockingCall watched("MPI_Init", mpi_launcher_rank());
       MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
     }
     int rank = 0;
@@ -88,7 +88,7 @@ class MpiSession {
     set_output_rank(rank == 0);
   }
   ~MpiSession() {
-    const dist::BlockingCall watched("MPI_Finalize", rank_);
+    const distributed::BlockingCall watched("MPI_Finalize", rank_);
     MPI_Finalize();
   }
   MpiSession(const MpiSession&) = delete;

@@ -49,7 +49,7 @@ std::vector<std::string> collective_arguments(const DistributedPlanArgs& a) {
 /// script) would run other collectives and leave the rest waiting. A
 /// mismatch is InvalidArgument on every rank (exit 2), naming the lowest
 /// such rank and the first argument that differs.
-void agree_on_arguments(const dist::Communicator& comm, const DistributedPlanArgs& args) {
+void agree_on_arguments(const distributed::Communicator& comm, const DistributedPlanArgs& args) {
   const std::vector<std::string> mine = collective_arguments(args);
   std::string joined;
   for (const auto& a : mine) joined += a + '\n';
@@ -58,8 +58,8 @@ void agree_on_arguments(const dist::Communicator& comm, const DistributedPlanArg
   std::string root = joined;
   root.resize(static_cast<std::size_t>(size));
   comm.broadcast_bytes(root.data(), root.size(), 0);
-  dist::collective_phase(comm, [&] {
-    dist::check_mpi_timeout_environment();
+  distributed::collective_phase(comm, [&] {
+    distributed::check_mpi_timeout_environment();
     if (root == joined) return;
     std::vector<std::string> theirs;
     for (std::size_t at = 0, nl; (nl = root.find('\n', at)) != std::string::npos; at = nl + 1)
@@ -68,7 +68,7 @@ void agree_on_arguments(const dist::Communicator& comm, const DistributedPlanArg
     while (i < mine.size() && i < theirs.size() && mine[i] == theirs[i]) ++i;
     const std::string ours = i < mine.size() ? mine[i] : "(nothing)";
     const std::string root_has = i < theirs.size() ? theirs[i] : "(nothing)";
-    throw dist::OrderedError{
+    throw distributed::OrderedError{
         std::uint64_t(comm.rank()),
         PlanError::invalid_argument(
             "MPI rank " + std::to_string(comm.rank()) +
@@ -85,24 +85,24 @@ std::uint64_t peak_rss_bytes() {
 }
 
 template <class Ordinal>
-int plan_and_print(const dist::Communicator& comm, const dist::DistributedEdgeList& list,
+int plan_and_print(const distributed::Communicator& comm, const distributed::DistributedEdgeList& list,
                    const DistributedPlanArgs& args, std::uint64_t budget) {
   using Space = Kokkos::DefaultExecutionSpace;
   std::vector<WaveDependency<Ordinal>> deps;
-  dist::collective_phase(comm, [&] {
-    dist::reserve_entries(deps, list.dependencies.size(), "dependencies (planning copy)");
+  distributed::collective_phase(comm, [&] {
+    distributed::reserve_entries(deps, list.dependencies.size(), "dependencies (planning copy)");
     for (const auto& d : list.dependencies)
       deps.push_back({static_cast<Ordinal>(d.before), static_cast<Ordinal>(d.after)});
   });
   Space space;
-  dist::DistributedOptions options;
+  distributed::DistributedOptions options;
   options.rank_budget_bytes = budget;
   const auto run = [&] {
-    return dist::plan_barriers_distributed<Ordinal>(space, comm, list.wave_count, deps.data(),
+    return distributed::plan_barriers_distributed<Ordinal>(space, comm, list.wave_count, deps.data(),
                                                     deps.size(), options);
   };
   auto local = run();
-  auto plan = dist::gather_plan(space, comm, local);
+  auto plan = distributed::gather_plan(space, comm, local);
   if (args.time) {
     // Planning only (reading excluded), the slowest rank of each repeat.
     std::vector<double> plan_t, gather_t;
@@ -114,7 +114,7 @@ int plan_and_print(const dist::Communicator& comm, const dist::DistributedEdgeLi
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
       comm.barrier();
       start = std::chrono::steady_clock::now();
-      plan = dist::gather_plan(space, comm, local);
+      plan = distributed::gather_plan(space, comm, local);
       gather_t.push_back(comm.max_double(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     }
@@ -149,9 +149,9 @@ int plan_and_print(const dist::Communicator& comm, const dist::DistributedEdgeLi
 }  // namespace
 
 int plan_distributed(const DistributedPlanArgs& args) {
-  const dist::Communicator comm(MPI_COMM_WORLD);
+  const distributed::Communicator comm(MPI_COMM_WORLD);
   agree_on_arguments(comm, args);
-  const dist::DistributedEdgeList list = dist::read_edge_list_distributed(comm, args.file);
+  const distributed::DistributedEdgeList list = distributed::read_edge_list_distributed(comm, args.file);
   // One budget for all (the smallest: nodes may differ in memory), so the
   // shard plan is the same on every rank.
   const std::uint64_t budget = comm.min(

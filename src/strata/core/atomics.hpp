@@ -1,13 +1,16 @@
 #pragma once
-// Counter updates used by the parallel phases. On Kokkos::Serial there is no
-// concurrency, so the plain read-modify-write is used (a locked instruction
-// per edge is measurable on the host); every other backend gets Kokkos atomics.
+// Counter updates used by the parallel phases of every module (graph, plan,
+// distributed). On Kokkos::Serial there is no concurrency, so the plain
+// read-modify-write is used (a locked instruction per edge is measurable on
+// the host); every other backend gets Kokkos atomics.
+//
+//   strata::fetch_add<ExecSpace>(&count(w), Offset(1));
 
 #include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
-namespace strata::detail {
+namespace strata {
 
 template <class ExecSpace>
 inline constexpr bool is_serial_space_v =
@@ -59,4 +62,4 @@ KOKKOS_FORCEINLINE_FUNCTION void memory_fence() {
   if constexpr (!is_serial_space_v<ExecSpace>) Kokkos::memory_fence();
 }
 
-}  // namespace strata::detail
+}  // namespace strata

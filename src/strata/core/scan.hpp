@@ -12,7 +12,7 @@
 #include <strata/core/error.hpp>
 #include <strata/core/ordinal.hpp>
 
-namespace strata::detail {
+namespace strata {
 
 template <class ExecSpace, class View>
 void inclusive_scan_in_place(const ExecSpace& space, const View& values, const char* label) {
@@ -35,4 +35,4 @@ void inclusive_scan_in_place(const ExecSpace& space, const View& values, const c
       });
 }
 
-}  // namespace strata::detail
+}  // namespace strata

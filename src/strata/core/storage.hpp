@@ -18,8 +18,7 @@
 
 namespace strata {
 
-namespace detail {
-/// An allocator's message as one line: Kokkos 3.4 spreads a failed
+/// An allocator's (or any exception's) message as one line: Kokkos 3.4 spreads a failed
 /// allocation over several lines ("...\n\nTraceback functionality not
 /// available\n"), which would push the error's Fix: hint off the first line.
 inline std::string one_line_message(const char* text) {
@@ -35,7 +34,6 @@ inline std::string one_line_message(const char* text) {
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
 }
-}  // namespace detail
 
 /// Makes `view` (rank 1) hold at least `count` elements, reallocating without
 /// initialisation only when it is too small. Throws StorageReserveFailed or
@@ -53,7 +51,7 @@ void reserve_capacity(View& view, std::uint64_t count, const std::string& field)
                 static_cast<std::size_t>(count));
   } catch (const std::exception& e) {
     view = View();
-    throw PlanError::storage_reserve_failed(field, count, detail::one_line_message(e.what()));
+    throw PlanError::storage_reserve_failed(field, count, strata::one_line_message(e.what()));
   }
 }
 
@@ -69,7 +67,7 @@ View allocate_view(std::uint64_t count, const std::string& field, bool zero = fa
     return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::" + field),
                 static_cast<std::size_t>(count));
   } catch (const std::exception& e) {
-    throw PlanError::storage_reserve_failed(field, count, detail::one_line_message(e.what()));
+    throw PlanError::storage_reserve_failed(field, count, strata::one_line_message(e.what()));
   }
 }
 

@@ -14,8 +14,9 @@
 #include <mpi.h>
 
 #include <strata/distributed/watchdog.hpp>
+#include <strata/distributed/namespace_alias.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 /// The MPI datatype of an unsigned index type (or int).
 template <class T>
@@ -177,4 +178,4 @@ class ContiguousType {
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

@@ -39,8 +39,9 @@
 #include <strata/distributed/distributed_error.hpp>
 #include <strata/distributed/rank_storage.hpp>
 #include <strata/distributed/shard_plan.hpp>
+#include <strata/distributed/namespace_alias.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 namespace detail {
 
@@ -61,7 +62,7 @@ KOKKOS_INLINE_FUNCTION int owner_of(const BeginView& begin, int ranks, std::uint
 template <class ExecSpace>
 Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> device_begin(
     const ExecSpace& space, const std::vector<std::uint64_t>& begin) {
-  Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> d("strata::dist::wave_begin",
+  Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> d("strata::distributed::wave_begin",
                                                                   begin.size());
   Kokkos::deep_copy(space, d,
                     Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
@@ -82,7 +83,7 @@ template <class ExecSpace, class CountView>
 std::vector<int> counts_and_cursor(const ExecSpace& space, const CountView& counts,
                                    const CountView& cursor) {
   Kokkos::parallel_scan(
-      "strata::dist::bucket_offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
+      "strata::distributed::bucket_offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
       KOKKOS_LAMBDA(const std::size_t r, std::uint64_t& running, const bool final) {
         if (final) cursor(r) = running;
         running += counts(r);
@@ -101,14 +102,14 @@ std::vector<int> bucket_by_owner(const ExecSpace& space, const DepsView& deps,
                                  const CountView& cursor, const SendView& send) {
   const std::size_t n = deps.extent(0);
   Kokkos::parallel_for(
-      "strata::dist::count_owners", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      "strata::distributed::count_owners", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
       KOKKOS_LAMBDA(const std::size_t i) {
         Kokkos::atomic_fetch_add(&counts(owner_of(begin, ranks, deps(i).before)),
                                  std::uint64_t(1));
       });
   std::vector<int> send_counts = counts_and_cursor(space, counts, cursor);
   Kokkos::parallel_for(
-      "strata::dist::fill_owners", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      "strata::distributed::fill_owners", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
       KOKKOS_LAMBDA(const std::size_t i) {
         const auto d = deps(i);
         const std::uint64_t slot =
@@ -123,13 +124,13 @@ template <class ExecSpace, class DepsView, class DegreeView>
 std::uint64_t out_degrees(const ExecSpace& space, const DepsView& deps, std::uint64_t lo,
                           const DegreeView& degree) {
   Kokkos::parallel_for(
-      "strata::dist::out_degree", Kokkos::RangePolicy<ExecSpace>(space, 0, deps.extent(0)),
+      "strata::distributed::out_degree", Kokkos::RangePolicy<ExecSpace>(space, 0, deps.extent(0)),
       KOKKOS_LAMBDA(const std::size_t i) {
         Kokkos::atomic_fetch_add(&degree(deps(i).before - lo), std::uint64_t(1));
       });
   std::uint64_t largest = 0;
   Kokkos::parallel_reduce(
-      "strata::dist::max_degree", Kokkos::RangePolicy<ExecSpace>(space, 0, degree.extent(0)),
+      "strata::distributed::max_degree", Kokkos::RangePolicy<ExecSpace>(space, 0, degree.extent(0)),
       KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& m) {
         if (degree(w) > m) m = degree(w);
       },
@@ -143,7 +144,7 @@ std::uint64_t weight_prefix(const ExecSpace& space, const ShardRates& rates,
                             const DegreeView& degree, const PrefixView& prefix_weight) {
   std::uint64_t total = 0;
   Kokkos::parallel_scan(
-      "strata::dist::weight_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, degree.extent(0)),
+      "strata::distributed::weight_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, degree.extent(0)),
       KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& running, const bool final) {
         if (final) prefix_weight(w) = running;
         running += rates.per_wave + rates.per_dependency * degree(w);
@@ -164,8 +165,8 @@ Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space> send_to
   const int ranks = comm.size();
   const std::size_t n = deps.extent(0);
   const auto begin = device_begin(space, wave_begin);
-  Kokkos::View<std::uint64_t*, Memory> counts("strata::dist::send_counts", std::size_t(ranks));
-  Kokkos::View<std::uint64_t*, Memory> cursor("strata::dist::send_cursor", std::size_t(ranks));
+  Kokkos::View<std::uint64_t*, Memory> counts("strata::distributed::send_counts", std::size_t(ranks));
+  Kokkos::View<std::uint64_t*, Memory> cursor("strata::distributed::send_cursor", std::size_t(ranks));
   std::vector<int> send_counts;
   DepView send;
   typename DepView::HostMirror send_host;
@@ -268,12 +269,12 @@ DistributedDependencies<ExecSpace, Ordinal> distribute_dependencies(
     local_weight = detail::weight_prefix(space, rates, degree, prefix_weight);
   });
   const std::uint64_t offset = comm.exclusive_sum(local_weight);
-  Kokkos::View<std::uint64_t*, Memory> cuts("strata::dist::cuts", std::size_t(ranks) + 1);
+  Kokkos::View<std::uint64_t*, Memory> cuts("strata::distributed::cuts", std::size_t(ranks) + 1);
   Kokkos::deep_copy(space, cuts, wave_count);
   if (total != 0) {
     const std::uint64_t P64 = std::uint64_t(ranks);
     Kokkos::parallel_for(
-        "strata::dist::cuts", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+        "strata::distributed::cuts", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
         KOKKOS_LAMBDA(const std::size_t w) {
           // Wave lo+w spans the weights (e, e'] of the global prefix; the
           // targets t_k = ceil(k W / P) in that range cut right after it.
@@ -300,4 +301,4 @@ DistributedDependencies<ExecSpace, Ordinal> distribute_dependencies(
   return out;
 }
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

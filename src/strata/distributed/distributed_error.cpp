@@ -2,7 +2,7 @@
 
 #include <strata/core/storage.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 namespace {
 void put(std::vector<char>& out, std::uint64_t v) {
@@ -86,7 +86,7 @@ PlanError allocation_failed(const char* what) {
   PlanError::Fields f;
   f.kind = ErrorKind::StorageReserveFailed;
   f.field = "distributed planning buffers";
-  f.message = strata::detail::one_line_message(what);
+  f.message = strata::one_line_message(what);
   f.text = std::string(error_kind_name(f.kind)) + ": a rank could not allocate " + f.field +
            ": " + f.message + ". Fix: " + rank_memory_fix + ".";
   return PlanError::from_fields(f);
@@ -107,4 +107,4 @@ void agree_on_errors(const Communicator& comm, const std::optional<OrderedError>
   throw deserialize_error(bytes);
 }
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

@@ -27,8 +27,9 @@
 
 #include <strata/core/error.hpp>
 #include <strata/distributed/communicator.hpp>
+#include <strata/distributed/namespace_alias.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 /// A PlanError with its position in the global input order.
 struct OrderedError {
@@ -72,4 +73,4 @@ void collective_phase(const Communicator& comm, Phase&& phase) {
   agree_on_errors(comm, local);
 }
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

@@ -19,8 +19,9 @@
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/layout_from_levels.hpp>
 #include <strata/plan/planner_scratch.hpp>
+#include <strata/distributed/namespace_alias.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 template <class ExecSpace, class Ordinal>
 BarrierPlan<ExecSpace, Ordinal> gather_plan(const ExecSpace& space, const Communicator& comm,
@@ -59,4 +60,4 @@ BarrierPlan<ExecSpace, Ordinal> gather_plan(const ExecSpace& space, const Commun
   return plan;
 }
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

@@ -1,9 +1,9 @@
 #pragma once
 // plan_barriers_distributed: the layer-synchronous planner over MPI ranks.
 //
-//   strata::dist::Communicator comm(MPI_COMM_WORLD);
-//   auto local = strata::dist::plan_barriers_distributed(space, comm, wave_count, my_deps);
-//   auto plan = strata::dist::gather_plan(space, comm, local);  // whole plan on rank 0
+//   strata::distributed::Communicator comm(MPI_COMM_WORLD);
+//   auto local = strata::distributed::plan_barriers_distributed(space, comm, wave_count, my_deps);
+//   auto plan = strata::distributed::gather_plan(space, comm, local);  // whole plan on rank 0
 //
 // Each rank passes its part of the dependency list (rank r's part follows
 // the parts of ranks < r in the global input order). The dependencies are
@@ -49,8 +49,9 @@
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/plan/frontier_sources.hpp>
+#include <strata/distributed/namespace_alias.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 struct DistributedOptions {
   std::uint64_t rank_budget_bytes = 0;  ///< bytes one rank may hold; 0: unbounded
@@ -83,12 +84,12 @@ KOKKOS_INLINE_FUNCTION void touch_owned(const std::size_t u, const RemainingView
                                         const CountView& next_count, const std::size_t next_first,
                                         const Ordinal next_level) {
   if constexpr (Release) {
-    if (strata::detail::fetch_sub<ExecSpace>(&remaining(u), Offset(1)) == Offset(1)) {
+    if (strata::fetch_sub<ExecSpace>(&remaining(u), Offset(1)) == Offset(1)) {
       level(u) = next_level;
       order(next_first + Kokkos::atomic_fetch_add(&next_count(), std::uint64_t(1))) = Ordinal(u);
     }
   } else {
-    strata::detail::fetch_add<ExecSpace>(&remaining(u), Offset(1));
+    strata::fetch_add<ExecSpace>(&remaining(u), Offset(1));
   }
 }
 
@@ -109,7 +110,7 @@ void local_edges(const ExecSpace& space, const DependencyGraph<ExecSpace, Ordina
   const int ranks = v.ranks;
   const std::uint64_t lo = v.lo, n = v.n;
   Kokkos::parallel_for(
-      "strata::dist::local_edges", Kokkos::RangePolicy<ExecSpace>(space, 0, frontier),
+      "strata::distributed::local_edges", Kokkos::RangePolicy<ExecSpace>(space, 0, frontier),
       KOKKOS_LAMBDA(const std::size_t i) {
         const Ordinal w = order(first + i);
         for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
@@ -138,7 +139,7 @@ void fill_remote(const ExecSpace& space, const DependencyGraph<ExecSpace, Ordina
   const int ranks = v.ranks;
   const std::uint64_t lo = v.lo, n = v.n;
   Kokkos::parallel_for(
-      "strata::dist::fill_remote", Kokkos::RangePolicy<ExecSpace>(space, 0, frontier),
+      "strata::distributed::fill_remote", Kokkos::RangePolicy<ExecSpace>(space, 0, frontier),
       KOKKOS_LAMBDA(const std::size_t i) {
         const Ordinal w = order(first + i);
         for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
@@ -163,7 +164,7 @@ void apply_received(const ExecSpace& space, const Views& v, std::size_t count,
   const auto next_count = v.next_count;
   const std::uint64_t lo = v.lo;
   Kokkos::parallel_for(
-      "strata::dist::apply_received", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      "strata::distributed::apply_received", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
       KOKKOS_LAMBDA(const std::size_t i) {
         const std::size_t u = static_cast<std::size_t>(std::uint64_t(recv(i)) - lo);
         touch_owned<Release, ExecSpace, Offset>(u, remaining, level, order, next_count,
@@ -185,7 +186,7 @@ std::uint64_t remote_edge_count(const ExecSpace& space,
   const auto entries = graph.entries;
   std::uint64_t remote = 0;
   Kokkos::parallel_reduce(
-      "strata::dist::remote_edges", Kokkos::RangePolicy<ExecSpace>(space, 0, entries.extent(0)),
+      "strata::distributed::remote_edges", Kokkos::RangePolicy<ExecSpace>(space, 0, entries.extent(0)),
       KOKKOS_LAMBDA(const std::size_t e, std::uint64_t& sum) {
         if (std::uint64_t(entries(e)) - lo >= n) ++sum;
       },
@@ -199,7 +200,7 @@ template <class ExecSpace, class Ordinal, class Offset, class OwnedView>
 DependencyGraph<ExecSpace, Ordinal, Offset> build_owned_csr(
     const ExecSpace& space, std::uint64_t lo, std::uint64_t n, const OwnedView& owned,
     DependencyGraphStorage<ExecSpace, Ordinal, Offset>& storage) {
-  return strata::detail::build_csr(
+  return strata::build_unchecked_csr(
       space, n, owned.extent(0), storage,
       KOKKOS_LAMBDA(const std::size_t i) { return std::size_t(owned(i).before - lo); },
       KOKKOS_LAMBDA(const std::size_t i) { return owned(i).after; });
@@ -209,7 +210,7 @@ template <class ExecSpace, class OrderView>
 void fill_identity(const ExecSpace& space, const OrderView& order) {
   using Ordinal = typename OrderView::non_const_value_type;
   Kokkos::parallel_for(
-      "strata::dist::identity", Kokkos::RangePolicy<ExecSpace>(space, 0, order.extent(0)),
+      "strata::distributed::identity", Kokkos::RangePolicy<ExecSpace>(space, 0, order.extent(0)),
       KOKKOS_LAMBDA(const std::size_t i) { order(i) = Ordinal(i); });
 }
 
@@ -299,7 +300,7 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
     s.remaining = allocate_view<decltype(s.remaining)>(s.n, "dist remaining in-degree", true);
     s.order = allocate_view<decltype(s.order)>(s.n, "dist frontier order");
     s.level = allocate_view<decltype(s.level)>(s.n, "dist levels");
-    s.next_count = decltype(s.next_count)("strata::dist::next_count");
+    s.next_count = decltype(s.next_count)("strata::distributed::next_count");
     s.counts = allocate_view<decltype(s.counts)>(std::uint64_t(s.ranks), "dist counts", true);
     s.cursor = allocate_view<decltype(s.cursor)>(std::uint64_t(s.ranks), "dist cursor", true);
     s.begin = detail::device_begin(space, plan.shard.wave_begin);
@@ -384,4 +385,4 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
   }
 }
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

@@ -12,8 +12,9 @@
 
 #include <strata/core/error.hpp>
 #include <strata/core/storage.hpp>
+#include <strata/distributed/namespace_alias.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 /// `vector.reserve(count)`; failure is StorageReserveFailed{field, count}.
 template <class T>
@@ -22,7 +23,7 @@ void reserve_entries(std::vector<T>& vector, std::uint64_t count, const std::str
     if (count > vector.max_size()) throw std::length_error("more than vector::max_size()");
     vector.reserve(static_cast<std::size_t>(count));
   } catch (const std::exception& e) {
-    throw PlanError::storage_reserve_failed(field, count, strata::detail::one_line_message(e.what()));
+    throw PlanError::storage_reserve_failed(field, count, strata::one_line_message(e.what()));
   }
 }
 
@@ -41,4 +42,4 @@ typename View::HostMirror host_mirror(const View& view, const std::string& field
   }
 }
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

@@ -9,9 +9,9 @@
 #include <strata/core/error.hpp>
 #include <strata/distributed/distributed_error.hpp>
 #include <strata/distributed/rank_storage.hpp>
-#include <strata/io/edge_list.hpp>
+#include <strata/io/edge_list_lines.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 namespace {
 
@@ -30,7 +30,7 @@ std::string read_range(std::ifstream& in, const std::string& path, std::uint64_t
     text.resize(static_cast<std::size_t>(to - from));
   } catch (const std::exception& e) {
     throw PlanError::storage_reserve_failed("file bytes", to - from,
-                                            strata::detail::one_line_message(e.what()));
+                                            strata::one_line_message(e.what()));
   }
   in.seekg(static_cast<std::streamoff>(from));
   if (!text.empty() && !in.read(text.data(), static_cast<std::streamsize>(text.size())))
@@ -97,7 +97,7 @@ DistributedEdgeList read_edge_list_distributed(const Communicator& comm, const s
       const std::uint64_t newline = nl == std::string::npos ? size : base + nl;
       if (nl == std::string::npos) nl = text.size();
       const std::string_view line(text.data() + at, nl - at);
-      if (!io::detail::is_blank_or_comment(line)) data.push_back({line, lines, newline});
+      if (!io::is_blank_or_comment(line)) data.push_back({line, lines, newline});
       ++lines;
       p = newline + 1;
     }
@@ -106,18 +106,18 @@ DistributedEdgeList read_edge_list_distributed(const Communicator& comm, const s
   const std::uint64_t total_lines = comm.sum(lines);
   const std::uint64_t first_data = comm.exclusive_sum(std::uint64_t(data.size()));
   const std::uint64_t total_data = comm.sum(std::uint64_t(data.size()));
-  if (total_data == 0) throw io::detail::missing_header_error(path, total_lines);  // every rank
+  if (total_data == 0) throw io::missing_header_error(path, total_lines);  // every rank
 
   // The header: the first data line of the file.
   const bool header_here = !data.empty() && first_data == 0;
-  io::detail::EdgeListHeader header;
+  io::EdgeListHeader header;
   collective_phase(comm, [&] {
     if (!header_here) return;
     const DataLine& h = data.front();
     const std::uint64_t number = first_line + h.index + 1;
     const std::uint64_t pos = h.newline + 1;
     try {
-      header = io::detail::parse_header_line(h.text, number, path, size > pos ? size - pos : 0);
+      header = io::parse_header_line(h.text, number, path, size > pos ? size - pos : 0);
     } catch (const PlanError& e) {
       throw OrderedError{number, e};
     }
@@ -134,8 +134,8 @@ DistributedEdgeList read_edge_list_distributed(const Communicator& comm, const s
       const std::uint64_t number = first_line + data[j].index + 1;
       const std::uint64_t index = first_data + j - 1;  // among the dependencies
       try {
-        if (index >= declared) throw io::detail::extra_dependency_line_error(path, number, declared);
-        const auto d = io::detail::parse_dependency_line(data[j].text, number, path);
+        if (index >= declared) throw io::extra_dependency_line_error(path, number, declared);
+        const auto d = io::parse_dependency_line(data[j].text, number, path);
         out.dependencies.push_back(d);
         if (d.before > local_max) local_max = d.before;
         if (d.after > local_max) local_max = d.after;
@@ -146,10 +146,10 @@ DistributedEdgeList read_edge_list_distributed(const Communicator& comm, const s
   });
   const std::uint64_t found = total_data - 1;
   if (found != declared)  // every rank
-    throw io::detail::dependency_count_error(path, total_lines, declared, found);
+    throw io::dependency_count_error(path, total_lines, declared, found);
   out.dependency_count = declared;
   out.max_wave_id = comm.max(local_max);
   return out;
 }
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

@@ -17,8 +17,9 @@
 
 #include <strata/distributed/communicator.hpp>
 #include <strata/graph/wave_dependency.hpp>
+#include <strata/distributed/namespace_alias.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 struct DistributedEdgeList {
   std::uint64_t wave_count = 0;        ///< from the header (every rank)
@@ -31,4 +32,4 @@ struct DistributedEdgeList {
 /// Collective over `comm`; throws the same PlanError (ParseError, IoError) on every rank.
 DistributedEdgeList read_edge_list_distributed(const Communicator& comm, const std::string& path);
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

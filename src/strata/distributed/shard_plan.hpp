@@ -38,8 +38,9 @@
 #include <strata/distributed/distributed_error.hpp>
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/launch/planner_storage.hpp>
+#include <strata/distributed/namespace_alias.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 struct ShardRates {
   std::uint64_t fixed = 0;           ///< bytes a rank holds whatever its share
@@ -180,4 +181,4 @@ inline ShardPlan make_shard_plan(int ranks, const ShardRates& rates, std::uint64
   return s;
 }
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

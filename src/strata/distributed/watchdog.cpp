@@ -12,7 +12,7 @@
 
 #include <strata/core/error.hpp>
 
-namespace strata::dist {
+namespace strata::distributed {
 
 namespace {
 
@@ -116,4 +116,4 @@ BlockingCall::~BlockingCall() {
   if (--s.depth == 0) s.entered_ns.store(0);
 }
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

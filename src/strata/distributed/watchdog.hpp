@@ -20,7 +20,9 @@
 #include <optional>
 #include <string>
 
-namespace strata::dist {
+#include <strata/distributed/namespace_alias.hpp>
+
+namespace strata::distributed {
 
 inline constexpr double default_mpi_timeout_seconds = 600.0;
 /// The exit code of a rank the watchdog ends (the tool's "cannot be planned" class).
@@ -47,4 +49,4 @@ class BlockingCall {
   BlockingCall& operator=(const BlockingCall&) = delete;
 };
 
-}  // namespace strata::dist
+}  // namespace strata::distributed

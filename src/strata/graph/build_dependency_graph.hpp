@@ -214,14 +214,14 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
     Kokkos::parallel_for(
         "strata::graph::count", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
         KOKKOS_LAMBDA(const std::size_t i) {
-          detail::fetch_add<ExecSpace>(&row_map(row_of(i) + 1), Offset(1));
-          if (in_degrees) detail::fetch_add<ExecSpace>(&in_degree(target_of(i)), Offset(1));
+          strata::fetch_add<ExecSpace>(&row_map(row_of(i) + 1), Offset(1));
+          if (in_degrees) strata::fetch_add<ExecSpace>(&in_degree(target_of(i)), Offset(1));
         });
   }
   // scan: inclusive prefix sum turns the shifted degrees into row offsets
   // (on host backends, into row starts shifted by one: see above).
   // No partial sum exceeds dependency_count, which fits Offset (checked by the caller).
-  detail::inclusive_scan_in_place(space, row_map, "strata::graph::scan");
+  strata::inclusive_scan_in_place(space, row_map, "strata::graph::scan");
   if (csr_by_owner_v<ExecSpace>) {
     // fill: part p owns the rows holding dependencies [E p / P, E (p+1) / P)
     // (whole rows, found by a binary search over the row starts before any
@@ -282,7 +282,7 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
     Kokkos::parallel_for(
         "strata::graph::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
         KOKKOS_LAMBDA(const std::size_t i) {
-          const Offset slot = detail::fetch_add<ExecSpace>(&cursor(row_of(i)), Offset(1));
+          const Offset slot = strata::fetch_add<ExecSpace>(&cursor(row_of(i)), Offset(1));
           entries(slot) = Ordinal(target_of(i));
         });
   }
@@ -299,6 +299,20 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
                    Kokkos::View<Offset*, typename ExecSpace::memory_space>());
 }
 }  // namespace detail
+
+/// The CSR of `item_count` items that the caller has already checked (the
+/// public seam for another module's graph, e.g. the distributed planner's
+/// rank-local one): item i stores target_of(i) in row row_of(i) (both below
+/// wave_count), in the same count / scan / fill phases as
+/// build_dependency_graph, into `storage`; nothing is validated. Throws
+/// StorageReserveFailed.
+template <class ExecSpace, class Ordinal, class Offset, class RowOf, class TargetOf>
+DependencyGraph<ExecSpace, Ordinal, Offset> build_unchecked_csr(
+    const ExecSpace& space, std::uint64_t wave_count, std::uint64_t item_count,
+    DependencyGraphStorage<ExecSpace, Ordinal, Offset>& storage, const RowOf& row_of,
+    const TargetOf& target_of) {
+  return detail::build_csr(space, wave_count, item_count, storage, row_of, target_of);
+}
 
 /// Validates `dependencies` and builds their CSR into `storage`. The returned
 /// graph's Views alias `storage`. `counts` asks for the ids' order (checked in

@@ -18,7 +18,7 @@ constexpr const char* edge_list_trailing_fix =
     "a line holds exactly two integers (comments go on lines starting with '#')";
 }  // namespace
 
-namespace detail {
+// The line-level pieces (edge_list_lines.hpp).
 
 bool is_blank_or_comment(std::string_view line) {
   for (char c : line) {
@@ -77,7 +77,6 @@ PlanError dependency_count_error(const std::string& source, std::uint64_t lines,
       "make the header's dependency count match the number of dependency lines");
 }
 
-}  // namespace detail
 
 EdgeList parse_edge_list(std::string_view text, const std::string& source,
                          std::uint64_t memory_budget_bytes) {
@@ -92,10 +91,10 @@ EdgeList parse_edge_list(std::string_view text, const std::string& source,
     const std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     ++line_number;
-    if (detail::is_blank_or_comment(line)) continue;
+    if (is_blank_or_comment(line)) continue;
     if (!have_header) {
       const std::uint64_t bytes_left = text.size() > pos ? text.size() - pos : 0;
-      const auto header = detail::parse_header_line(line, line_number, source, bytes_left);
+      const auto header = parse_header_line(line, line_number, source, bytes_left);
       list.wave_count = header.wave_count;
       declared = header.dependency_count;
       // parse_header_line bounds `declared` by the text's size, so this cannot wrap.
@@ -111,15 +110,15 @@ EdgeList parse_edge_list(std::string_view text, const std::string& source,
       continue;
     }
     if (list.dependencies.size() == declared)
-      throw detail::extra_dependency_line_error(source, line_number, declared);
-    const auto d = detail::parse_dependency_line(line, line_number, source);
+      throw extra_dependency_line_error(source, line_number, declared);
+    const auto d = parse_dependency_line(line, line_number, source);
     list.dependencies.push_back(d);  // within the reservation: never allocates
     if (d.before > list.max_wave_id) list.max_wave_id = d.before;
     if (d.after > list.max_wave_id) list.max_wave_id = d.after;
   }
-  if (!have_header) throw detail::missing_header_error(source, line_number);
+  if (!have_header) throw missing_header_error(source, line_number);
   if (list.dependencies.size() != declared)
-    throw detail::dependency_count_error(source, line_number, declared,
+    throw dependency_count_error(source, line_number, declared,
                                          list.dependencies.size());
   return list;
 }

@@ -17,6 +17,7 @@
 
 #include <strata/core/error.hpp>
 #include <strata/graph/wave_dependency.hpp>
+#include <strata/io/edge_list_lines.hpp>
 
 namespace strata::io {
 
@@ -49,22 +50,7 @@ void write_edge_list(std::ostream& out, std::uint64_t wave_count,
                      const std::vector<WaveDependency<std::uint64_t>>& dependencies,
                      const std::string& comment = {});
 
-/// The line-level pieces of parse_edge_list, shared with the parallel reader
-/// (dist/read_edge_list_distributed), so both report identical errors.
 namespace detail {
-struct EdgeListHeader {
-  std::uint64_t wave_count = 0;
-  std::uint64_t dependency_count = 0;
-};
-bool is_blank_or_comment(std::string_view line);
-/// `bytes_left`: bytes of the input after this line's newline.
-EdgeListHeader parse_header_line(std::string_view line, std::uint64_t number,
-                                 const std::string& source, std::uint64_t bytes_left);
-WaveDependency<std::uint64_t> parse_dependency_line(std::string_view line, std::uint64_t number,
-                                                    const std::string& source);
-PlanError extra_dependency_line_error(const std::string& source, std::uint64_t number,
-                                      std::uint64_t declared);
-PlanError missing_header_error(const std::string& source, std::uint64_t lines);
 /// Text holds no NUL byte: throws ParseError "not a text edge list: NUL byte
 /// at byte OFFSET+i" (line: `first_line` plus the newlines before it) for the
 /// first NUL in `text`, the input's bytes from `offset` on ("not a text
@@ -72,8 +58,6 @@ PlanError missing_header_error(const std::string& source, std::uint64_t lines);
 /// graph_format.hpp).
 void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t first_line,
                    const std::string& source);
-PlanError dependency_count_error(const std::string& source, std::uint64_t lines,
-                                 std::uint64_t declared, std::uint64_t found);
 }  // namespace detail
 
 }  // namespace strata::io

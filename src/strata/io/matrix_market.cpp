@@ -34,7 +34,7 @@ bool same_word(std::string_view token, std::string_view word) {
 }
 
 /// A blank line or a '%' comment (after the banner).
-bool is_blank_or_comment(std::string_view line) {
+bool is_blank_or_percent_comment(std::string_view line) {
   for (char c : line) {
     if (c == '%') return true;
     if (!LineParser::is_space(c)) return false;
@@ -203,7 +203,7 @@ EdgeList parse_matrix_market(std::string_view text, const std::string& source, T
       std::string(entry_layout(banner.field)) + " (comments go on lines starting with '%')";
   while (pos < text.size()) {
     const std::string_view line = next_line();
-    if (is_blank_or_comment(line)) continue;
+    if (is_blank_or_percent_comment(line)) continue;
     LineParser parser(line, line_number, source);
     if (!have_size) {
       const std::uint64_t rows = parser.next_value("row count");

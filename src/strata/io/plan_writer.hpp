@@ -72,7 +72,7 @@ auto plan_on_host(const Plan& plan) {
     throw;
   } catch (const std::exception& e) {
     throw PlanError::storage_reserve_failed("plan host copy waves", plan.wave_count(),
-                                            strata::detail::one_line_message(e.what()));
+                                            strata::one_line_message(e.what()));
   }
 }
 }  // namespace detail

@@ -45,15 +45,15 @@ void reverse_csr(const ExecSpace& space, const DependencyGraph<ExecSpace, Ordina
   Kokkos::parallel_for(
       "strata::plan::reverse_count", Kokkos::RangePolicy<ExecSpace>(space, 0, graph.dependency_count()),
       KOKKOS_LAMBDA(const std::size_t e) {
-        detail::fetch_add<ExecSpace>(&rrow(entries(e) + 1), Offset(1));
+        strata::fetch_add<ExecSpace>(&rrow(entries(e) + 1), Offset(1));
       });
-  detail::inclusive_scan_in_place(space, rrow, "strata::plan::reverse_scan");
+  strata::inclusive_scan_in_place(space, rrow, "strata::plan::reverse_scan");
   Kokkos::deep_copy(space, cursor, Kokkos::subview(rrow, Kokkos::make_pair(std::size_t(0), waves)));
   Kokkos::parallel_for(
       "strata::plan::reverse_fill", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
       KOKKOS_LAMBDA(const std::size_t w) {
         for (Offset e = row_map(w); e < row_map(w + 1); ++e) {
-          const Offset slot = detail::fetch_add<ExecSpace>(&cursor(entries(e)), Offset(1));
+          const Offset slot = strata::fetch_add<ExecSpace>(&cursor(entries(e)), Offset(1));
           rentries(slot) = Ordinal(w);
         }
       });

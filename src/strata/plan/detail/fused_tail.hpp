@@ -84,7 +84,7 @@ std::uint64_t fused_walk(const ExecSpace& space, const PlanState<ExecSpace, Ordi
         std::uint64_t* pending = &counters(2);
         std::uint64_t done = 0;
         for (;;) {
-          const std::uint64_t i = detail::fetch_add<ExecSpace>(head, std::uint64_t(1));
+          const std::uint64_t i = strata::fetch_add<ExecSpace>(head, std::uint64_t(1));
           if (i >= waves) break;
           volatile Ordinal* slot = &order(i);
           bool quit = false;
@@ -95,7 +95,7 @@ std::uint64_t fused_walk(const ExecSpace& space, const PlanState<ExecSpace, Ordi
             }
           }
           if (quit) break;
-          detail::memory_fence<ExecSpace>();  // see the level written before the wave was queued
+          strata::memory_fence<ExecSpace>();  // see the level written before the wave was queued
           Ordinal w = *slot;
           // Continuation: the first target a wave releases is processed next by
           // the same worker instead of going through the queue, so a chain runs
@@ -107,28 +107,28 @@ std::uint64_t fused_walk(const ExecSpace& space, const PlanState<ExecSpace, Ordi
             Ordinal continuation = empty;
             for (Offset e = row_map(source); e < row_map(source + 1); ++e) {
               const Ordinal t = entries(e);
-              detail::fetch_max<ExecSpace>(&level(t), next_level);
-              detail::memory_fence<ExecSpace>();  // the max lands before the decrement
+              strata::fetch_max<ExecSpace>(&level(t), next_level);
+              strata::memory_fence<ExecSpace>();  // the max lands before the decrement
               if (rule.last_in_edge(t)) {
                 if (continuation == empty) {
                   continuation = t;
                 } else {
-                  detail::fetch_add<ExecSpace>(pending, std::uint64_t(1));
-                  const std::uint64_t j = detail::fetch_add<ExecSpace>(tail, std::uint64_t(1));
-                  detail::memory_fence<ExecSpace>();
+                  strata::fetch_add<ExecSpace>(pending, std::uint64_t(1));
+                  const std::uint64_t j = strata::fetch_add<ExecSpace>(tail, std::uint64_t(1));
+                  strata::memory_fence<ExecSpace>();
                   *static_cast<volatile Ordinal*>(&order(j)) = t;
                 }
               }
             }
             ++done;
             if (continuation == empty) break;
-            detail::memory_fence<ExecSpace>();  // every predecessor's max is visible
+            strata::memory_fence<ExecSpace>();  // every predecessor's max is visible
             w = continuation;
           }
-          detail::memory_fence<ExecSpace>();
-          detail::fetch_sub<ExecSpace>(pending, std::uint64_t(1));
+          strata::memory_fence<ExecSpace>();
+          strata::fetch_sub<ExecSpace>(pending, std::uint64_t(1));
         }
-        detail::fetch_add<ExecSpace>(&counters(3), done);
+        strata::fetch_add<ExecSpace>(&counters(3), done);
       });
   std::uint64_t processed = 0;
   Kokkos::deep_copy(space, Kokkos::View<std::uint64_t, Kokkos::HostSpace>(&processed),

@@ -36,7 +36,7 @@ void group_offsets_from_levels(const ExecSpace& space, const LevelView& level,
       KOKKOS_LAMBDA(const std::size_t w) {
         Kokkos::atomic_fetch_add(&offsets(level(w) + 1), Ordinal(1));
       });
-  detail::inclusive_scan_in_place(space, offsets, "strata::plan::level_offsets");
+  strata::inclusive_scan_in_place(space, offsets, "strata::plan::level_offsets");
 }
 
 }  // namespace strata::detail

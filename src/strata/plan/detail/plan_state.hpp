@@ -153,7 +153,7 @@ struct PlanState {
         KOKKOS_LAMBDA(const std::size_t i) {
           const Ordinal w = ord(i);
           for (Offset e = row_map(w); e < row_map(w + 1); ++e)
-            detail::fetch_sub<ExecSpace>(&rem(entries(e)), Offset(1));
+            strata::fetch_sub<ExecSpace>(&rem(entries(e)), Offset(1));
         });
   }
 

@@ -22,7 +22,7 @@ struct ReleaseRule {
 
   /// Takes edge e's one from t's remaining in-degree; true when it was the last.
   KOKKOS_INLINE_FUNCTION bool last_in_edge(const Ordinal t) const {
-    return detail::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1);
+    return strata::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1);
   }
   /// Edge e -> t of a wave of the current layer: true when e released t,
   /// which then has `next_level` and e parked in remaining(t).
