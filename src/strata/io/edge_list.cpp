@@ -77,7 +77,6 @@ PlanError dependency_count_error(const std::string& source, std::uint64_t lines,
       "make the header's dependency count match the number of dependency lines");
 }
 
-
 EdgeList parse_edge_list(std::string_view text, const std::string& source,
                          std::uint64_t memory_budget_bytes) {
   EdgeList list;
@@ -118,8 +117,7 @@ EdgeList parse_edge_list(std::string_view text, const std::string& source,
   }
   if (!have_header) throw missing_header_error(source, line_number);
   if (list.dependencies.size() != declared)
-    throw dependency_count_error(source, line_number, declared,
-                                         list.dependencies.size());
+    throw dependency_count_error(source, line_number, declared, list.dependencies.size());
   return list;
 }
 
