@@ -155,7 +155,7 @@ with tempfile.TemporaryDirectory() as tmp:
         # A rank out of memory names what and how many (not "0 entries") and the per-rank budget.
         rc, out, err = run(["plan", write("two_hundred_million.txt", "200000000 0"),
                             "--distributed", "--rank-budget", "100G"], address_space=600 << 20)
-        if rc != 3 or out or "could not reserve 200000000 dist out-degrees entries" not in err \
+        if rc != 3 or out or "could not reserve 200000000 distributed out-degrees entries" not in err \
                 or "Fix: lower --rank-budget" not in err:
             failures.append(f"rank out of memory: exit {rc}, '{first_line(err)}'")
     # 2^63 waves: the single-process kind (MemoryConstrained: no rank count holds it).

@@ -171,9 +171,9 @@ Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space> send_to
   DepView send;
   typename DepView::HostMirror send_host;
   collective_phase(comm, [&] {
-    send = allocate_view<DepView>(n, "dist outgoing dependencies");
+    send = allocate_view<DepView>(n, "distributed outgoing dependencies");
     send_counts = bucket_by_owner(space, deps, begin, ranks, counts, cursor, send);
-    send_host = host_mirror(send, "dist outgoing dependencies (host staging)");
+    send_host = host_mirror(send, "distributed outgoing dependencies (host staging)");
     Kokkos::deep_copy(space, send_host, send);
     space.fence();
   });
@@ -183,8 +183,8 @@ Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space> send_to
   DepView recv;
   typename DepView::HostMirror recv_host;
   collective_phase(comm, [&] {
-    recv = allocate_view<DepView>(total, "dist owned dependencies");
-    recv_host = host_mirror(recv, "dist owned dependencies (host staging)");
+    recv = allocate_view<DepView>(total, "distributed owned dependencies");
+    recv_host = host_mirror(recv, "distributed owned dependencies (host staging)");
   });
   const ContiguousType<Ordinal> pair(2);
   comm.all_to_all(send_host.data(), send_counts, recv_host.data(), recv_counts, pair.get());
@@ -250,7 +250,7 @@ DistributedDependencies<ExecSpace, Ordinal> distribute_dependencies(
   Kokkos::View<std::uint64_t*, Memory> degree;
   std::uint64_t local_max_degree = 0;
   collective_phase(comm, [&] {
-    degree = allocate_view<decltype(degree)>(n, "dist out-degrees", true);
+    degree = allocate_view<decltype(degree)>(n, "distributed out-degrees", true);
     local_max_degree = detail::out_degrees(space, by_uniform, lo, degree);
   });
   const std::uint64_t max_degree = comm.max(local_max_degree);
@@ -265,7 +265,7 @@ DistributedDependencies<ExecSpace, Ordinal> distribute_dependencies(
   std::uint64_t local_weight = 0;
   Kokkos::View<std::uint64_t*, Memory> prefix_weight;
   collective_phase(comm, [&] {
-    prefix_weight = allocate_view<decltype(prefix_weight)>(n, "dist weight prefix");
+    prefix_weight = allocate_view<decltype(prefix_weight)>(n, "distributed weight prefix");
     local_weight = detail::weight_prefix(space, rates, degree, prefix_weight);
   });
   const std::uint64_t offset = comm.exclusive_sum(local_weight);

@@ -36,7 +36,7 @@ BarrierPlan<ExecSpace, Ordinal> gather_plan(const ExecSpace& space, const Commun
   PlannerScratch<ExecSpace, Ordinal, Ordinal> scratch;  // the layout's buffers only
   typename DistributedPlan<ExecSpace, Ordinal>::view_type::HostMirror mine;
   collective_phase(comm, [&] {
-    mine = host_mirror(local.level, "dist gathered levels (host staging)");
+    mine = host_mirror(local.level, "distributed gathered levels (host staging)");
     Kokkos::deep_copy(space, mine, local.level);
     space.fence();
     if (!is_root) return;

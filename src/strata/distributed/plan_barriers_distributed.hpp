@@ -297,17 +297,19 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
                                      owned.span() * sizeof(WaveDependency<Ordinal>);
     if (with_owned > plan.peak_bytes) plan.peak_bytes = with_owned;
     dist.owned = {};
-    s.remaining = allocate_view<decltype(s.remaining)>(s.n, "dist remaining in-degree", true);
-    s.order = allocate_view<decltype(s.order)>(s.n, "dist frontier order");
-    s.level = allocate_view<decltype(s.level)>(s.n, "dist levels");
+    s.remaining =
+        allocate_view<decltype(s.remaining)>(s.n, "distributed remaining in-degree", true);
+    s.order = allocate_view<decltype(s.order)>(s.n, "distributed frontier order");
+    s.level = allocate_view<decltype(s.level)>(s.n, "distributed levels");
     s.next_count = decltype(s.next_count)("strata::distributed::next_count");
-    s.counts = allocate_view<decltype(s.counts)>(std::uint64_t(s.ranks), "dist counts", true);
-    s.cursor = allocate_view<decltype(s.cursor)>(std::uint64_t(s.ranks), "dist cursor", true);
+    const std::uint64_t ranks = std::uint64_t(s.ranks);
+    s.counts = allocate_view<decltype(s.counts)>(ranks, "distributed counts", true);
+    s.cursor = allocate_view<decltype(s.cursor)>(ranks, "distributed cursor", true);
     s.begin = detail::device_begin(space, plan.shard.wave_begin);
     remote_out = detail::remote_edge_count(space, graph, s.lo, s.n);
     (void)detail::mpi_count(remote_out);  // every later per-rank count fits MPI's int
-    s.send = allocate_view<decltype(s.send)>(remote_out, "dist outgoing decrements");
-    s.send_host = host_mirror(s.send, "dist outgoing decrements (host staging)");
+    s.send = allocate_view<decltype(s.send)>(remote_out, "distributed outgoing decrements");
+    s.send_host = host_mirror(s.send, "distributed outgoing decrements (host staging)");
   });
   // Every remote in-edge of this rank arrives exactly once over all layers:
   // the in-degree exchange below tells how many, which sizes the receive buffer.
@@ -326,8 +328,8 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
   }
   collective_phase(comm, [&] {
     (void)detail::mpi_count(remote_in);
-    s.recv = allocate_view<decltype(s.recv)>(remote_in, "dist incoming decrements");
-    s.recv_host = host_mirror(s.recv, "dist incoming decrements (host staging)");
+    s.recv = allocate_view<decltype(s.recv)>(remote_in, "distributed incoming decrements");
+    s.recv_host = host_mirror(s.recv, "distributed incoming decrements (host staging)");
   });
   const std::uint64_t state_bytes = graph.bytes() + storage.cursor.span() * sizeof(Offset) + s.bytes();
   if (state_bytes > plan.peak_bytes) plan.peak_bytes = state_bytes;
@@ -376,7 +378,7 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
     using DeviceView = Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space>;
     DeviceView staged;
     collective_phase(comm, [&] {
-      staged = allocate_view<DeviceView>(dependency_count, "dist staged dependencies");
+      staged = allocate_view<DeviceView>(dependency_count, "distributed staged dependencies");
     });
     Kokkos::deep_copy(space, staged, host);
     const Kokkos::View<const WaveDependency<Ordinal>*, typename ExecSpace::memory_space> view =
