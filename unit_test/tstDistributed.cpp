@@ -89,8 +89,8 @@ std::vector<std::uint64_t> plan_everywhere(const Comm& comm, std::uint64_t waves
   options.rank_budget_bytes = budget;
   std::vector<std::uint64_t> id;
   try {
-    const auto local = distributed::plan_barriers_distributed(TEST_EXECSPACE(), comm, waves, mine.data(),
-                                                       mine.size(), options);
+    const auto local = distributed::plan_barriers_distributed(TEST_EXECSPACE(), comm, waves,
+                                                              mine.data(), mine.size(), options);
     const auto plan = distributed::gather_plan(TEST_EXECSPACE(), comm, local);
     const ReferencePlan ref = reference_kahn(waves, all.data(), all.size());
     if (comm.rank() == 0) {
@@ -195,7 +195,8 @@ TEST(Distributed, BudgetTooSmallForOneRankForcesSharding) {
                               rates.per_dependency * deps.size();
   // A budget of about a third of the total needs 3 or 4 ranks.
   const std::uint64_t budget = total / 3;
-  const std::uint64_t needed = distributed::ranks_needed(rates, g.wave_count, deps.size(), 3, budget);
+  const std::uint64_t needed =
+      distributed::ranks_needed(rates, g.wave_count, deps.size(), 3, budget);
   ASSERT_GT(needed, 1u);
   ASSERT_LE(needed, 4u);
   const auto id = plan_everywhere(comm, g.wave_count, deps, 1, budget);

@@ -85,8 +85,9 @@ std::uint64_t peak_rss_bytes() {
 }
 
 template <class Ordinal>
-int plan_and_print(const distributed::Communicator& comm, const distributed::DistributedEdgeList& list,
-                   const DistributedPlanArgs& args, std::uint64_t budget) {
+int plan_and_print(const distributed::Communicator& comm,
+                   const distributed::DistributedEdgeList& list, const DistributedPlanArgs& args,
+                   std::uint64_t budget) {
   using Space = Kokkos::DefaultExecutionSpace;
   std::vector<WaveDependency<Ordinal>> deps;
   distributed::collective_phase(comm, [&] {
@@ -98,8 +99,8 @@ int plan_and_print(const distributed::Communicator& comm, const distributed::Dis
   distributed::DistributedOptions options;
   options.rank_budget_bytes = budget;
   const auto run = [&] {
-    return distributed::plan_barriers_distributed<Ordinal>(space, comm, list.wave_count, deps.data(),
-                                                    deps.size(), options);
+    return distributed::plan_barriers_distributed<Ordinal>(space, comm, list.wave_count,
+                                                           deps.data(), deps.size(), options);
   };
   auto local = run();
   auto plan = distributed::gather_plan(space, comm, local);
@@ -151,7 +152,8 @@ int plan_and_print(const distributed::Communicator& comm, const distributed::Dis
 int plan_distributed(const DistributedPlanArgs& args) {
   const distributed::Communicator comm(MPI_COMM_WORLD);
   agree_on_arguments(comm, args);
-  const distributed::DistributedEdgeList list = distributed::read_edge_list_distributed(comm, args.file);
+  const distributed::DistributedEdgeList list =
+      distributed::read_edge_list_distributed(comm, args.file);
   // One budget for all (the smallest: nodes may differ in memory), so the
   // shard plan is the same on every rank.
   const std::uint64_t budget = comm.min(

@@ -62,8 +62,8 @@ KOKKOS_INLINE_FUNCTION int owner_of(const BeginView& begin, int ranks, std::uint
 template <class ExecSpace>
 Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> device_begin(
     const ExecSpace& space, const std::vector<std::uint64_t>& begin) {
-  Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> d("strata::distributed::wave_begin",
-                                                                  begin.size());
+  Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> d(
+      "strata::distributed::wave_begin", begin.size());
   Kokkos::deep_copy(space, d,
                     Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>(begin.data(),
@@ -83,7 +83,8 @@ template <class ExecSpace, class CountView>
 std::vector<int> counts_and_cursor(const ExecSpace& space, const CountView& counts,
                                    const CountView& cursor) {
   Kokkos::parallel_scan(
-      "strata::distributed::bucket_offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
+      "strata::distributed::bucket_offsets",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
       KOKKOS_LAMBDA(const std::size_t r, std::uint64_t& running, const bool final) {
         if (final) cursor(r) = running;
         running += counts(r);
@@ -144,7 +145,8 @@ std::uint64_t weight_prefix(const ExecSpace& space, const ShardRates& rates,
                             const DegreeView& degree, const PrefixView& prefix_weight) {
   std::uint64_t total = 0;
   Kokkos::parallel_scan(
-      "strata::distributed::weight_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, degree.extent(0)),
+      "strata::distributed::weight_scan",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, degree.extent(0)),
       KOKKOS_LAMBDA(const std::size_t w, std::uint64_t& running, const bool final) {
         if (final) prefix_weight(w) = running;
         running += rates.per_wave + rates.per_dependency * degree(w);
@@ -165,8 +167,10 @@ Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space> send_to
   const int ranks = comm.size();
   const std::size_t n = deps.extent(0);
   const auto begin = device_begin(space, wave_begin);
-  Kokkos::View<std::uint64_t*, Memory> counts("strata::distributed::send_counts", std::size_t(ranks));
-  Kokkos::View<std::uint64_t*, Memory> cursor("strata::distributed::send_cursor", std::size_t(ranks));
+  Kokkos::View<std::uint64_t*, Memory> counts("strata::distributed::send_counts",
+                                              std::size_t(ranks));
+  Kokkos::View<std::uint64_t*, Memory> cursor("strata::distributed::send_cursor",
+                                              std::size_t(ranks));
   std::vector<int> send_counts;
   DepView send;
   typename DepView::HostMirror send_host;

@@ -186,7 +186,8 @@ std::uint64_t remote_edge_count(const ExecSpace& space,
   const auto entries = graph.entries;
   std::uint64_t remote = 0;
   Kokkos::parallel_reduce(
-      "strata::distributed::remote_edges", Kokkos::RangePolicy<ExecSpace>(space, 0, entries.extent(0)),
+      "strata::distributed::remote_edges",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, entries.extent(0)),
       KOKKOS_LAMBDA(const std::size_t e, std::uint64_t& sum) {
         if (std::uint64_t(entries(e)) - lo >= n) ++sum;
       },
