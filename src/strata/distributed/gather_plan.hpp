@@ -45,7 +45,7 @@ BarrierPlan<ExecSpace, Ordinal> gather_plan(const ExecSpace& space, const Commun
     plan.group_offsets =
         allocate_view<typename Plan::view_type>(local.group_count() + 1, "group offsets");
     level_host = host_mirror(plan.level, "wave levels (host staging)");
-    reserve_layout(space, waves, scratch);
+    reserve_layout(space, waves, scratch, local.group_count());
     for (int r = 0; r < comm.size(); ++r) {
       counts.push_back(detail::mpi_count(local.shard.wave_count_of(r)));
       displs.push_back(detail::mpi_count(local.shard.first_wave(r)));

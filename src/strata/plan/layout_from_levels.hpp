@@ -1,8 +1,8 @@
 #pragma once
 // The last step of planning, public because two planners share it: the plan
-// laid out from every wave's level — the group offsets (a histogram of the
-// levels and a scan) and the waves ordered by (level, wave id) (a stable
-// radix sort). plan_barriers ends with it, and so does the distributed
+// laid out from every wave's level — the waves ordered by (level, wave id)
+// (a stable radix sort) and the group offsets (where the sorted levels step
+// up). plan_barriers ends with it, and so does the distributed
 // gather on its root, which is why the gathered plan is bit-identical to
 // plan_barriers'.
 //
@@ -21,31 +21,39 @@
 namespace strata {
 
 /// Makes `scratch` hold what layout_from_levels needs for `wave_count` waves
-/// (the sort's spare order and per-chunk counters; nothing of the CSR). The
-/// scratch of a finished plan_barriers already does. Throws
-/// StorageReserveFailed.
+/// in `group_count` groups (the sort's per-chunk counters, and its spare
+/// order where the sort takes more than one pass: above 256 groups; nothing
+/// of the CSR). With the group count left out, for any. The scratch of a
+/// finished plan_barriers already does. Throws StorageReserveFailed.
 template <class ExecSpace, class Ordinal, class Offset>
 void reserve_layout(const ExecSpace& space, std::uint64_t wave_count,
-                    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch) {
-  reserve_capacity(scratch.order, wave_count, "ready wave layers");
+                    PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
+                    std::uint64_t group_count = std::uint64_t(-1)) {
+  if (detail::level_sort_passes(group_count) > 1)
+    reserve_capacity(scratch.order, wave_count, "ready wave layers");
   reserve_capacity(scratch.sort_counts,
                    detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
                    "level sort counters");
 }
 
 /// Lays `plan` out from `plan.level` (every level below `group_count`):
-/// fills `plan.group_offsets` (group_count + 1 entries, allocated by the
-/// caller) from the levels unless `offsets_known` (the caller filled them),
-/// then `plan.waves` (allocated, wave_count entries) in (level, wave id)
-/// order. Allocates nothing; asynchronous on `space`.
+/// fills `plan.waves` (allocated, wave_count entries) in (level, wave id)
+/// order, then `plan.group_offsets` (group_count + 1 entries, allocated by
+/// the caller) unless `offsets_known` (the caller filled them). Allocates
+/// nothing; asynchronous on `space`.
 template <class ExecSpace, class Ordinal, class Offset>
 void layout_from_levels(const ExecSpace& space, std::uint64_t group_count,
                         BarrierPlan<ExecSpace, Ordinal>& plan,
                         PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
                         bool offsets_known = false) {
-  if (!offsets_known) detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
-  detail::stable_level_sort(space, group_count, plan.level, plan.waves,
-                            prefix(scratch.order, plan.wave_count()), scratch);
+  using View = typename BarrierPlan<ExecSpace, Ordinal>::view_type;
+  const View spare = detail::level_sort_passes(group_count) > 1
+                         ? prefix(scratch.order, plan.wave_count())
+                         : View();
+  detail::stable_level_sort(space, group_count, plan.level, plan.waves, spare, scratch);
+  if (!offsets_known)
+    detail::group_offsets_from_sorted_levels(space, group_count, plan.level, plan.waves,
+                                             plan.group_offsets);
 }
 
 }  // namespace strata

@@ -177,9 +177,10 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
       spare = prefix(scratch.order, waves);
     }
   }
-  if (walk.groups_on_device)
-    detail::group_offsets_from_levels(space, plan.level, plan.group_offsets);
   detail::stable_level_sort(space, groups, plan.level, plan.waves, spare, scratch);
+  if (walk.groups_on_device)
+    detail::group_offsets_from_sorted_levels(space, groups, plan.level, plan.waves,
+                                             plan.group_offsets);
   space.fence();
   return plan;
 }

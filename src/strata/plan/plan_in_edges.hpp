@@ -107,7 +107,7 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
     if (!levels.finished) return std::nullopt;
     plan.group_offsets =
         allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");
-    reserve_layout(space, waves, scratch);
+    reserve_layout(space, waves, scratch, levels.groups);
     layout_from_levels(space, levels.groups, plan, scratch);
   }
   space.fence();

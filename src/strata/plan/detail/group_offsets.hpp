@@ -1,12 +1,12 @@
 #pragma once
 // Group offsets from per-wave levels alone (after a fused tail, whose layers
-// the host never saw): histogram of the levels, then an inclusive scan.
+// the host never saw, and in layout_from_levels): the group count from the
+// deepest level, the offsets from the sorted layout.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/ordinal.hpp>
-#include <strata/core/scan.hpp>
 
 namespace strata::detail {
 
@@ -25,18 +25,26 @@ std::uint64_t group_count_of(const ExecSpace& space, const LevelView& level) {
   return std::uint64_t(deepest) + 1;
 }
 
-/// offsets (size groups + 1) from the levels.
-template <class ExecSpace, class LevelView, class OffsetsView>
-void group_offsets_from_levels(const ExecSpace& space, const LevelView& level,
-                               const OffsetsView& offsets) {
+/// offsets (size groups + 1) from the waves already laid out in (level, wave
+/// id) order: group g starts where the sorted levels step up to g. One
+/// thread per boundary between consecutive waves writes the starts of the
+/// groups it steps over (none of the atomics of a histogram: on the H200 one
+/// atomic per wave onto 20 counters took 0.32 ms for 1M waves). Every level
+/// must be below `groups`; a level no wave has gets an empty group.
+template <class ExecSpace, class LevelView, class WavesView, class OffsetsView>
+void group_offsets_from_sorted_levels(const ExecSpace& space, std::uint64_t groups,
+                                      const LevelView& level, const WavesView& sorted_waves,
+                                      const OffsetsView& offsets) {
   using Ordinal = typename OffsetsView::non_const_value_type;
-  Kokkos::deep_copy(space, offsets, Ordinal(0));
+  const std::size_t n = sorted_waves.extent(0);
   Kokkos::parallel_for(
-      "strata::plan::level_histogram", Kokkos::RangePolicy<ExecSpace>(space, 0, level.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t w) {
-        Kokkos::atomic_fetch_add(&offsets(level(w) + 1), Ordinal(1));
+      "strata::plan::level_offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1),
+      KOKKOS_LAMBDA(const std::size_t k) {
+        // the groups that start at position k: past the level before k, up to k's
+        const std::uint64_t first = k == 0 ? 0 : std::uint64_t(level(sorted_waves(k - 1))) + 1;
+        const std::uint64_t last = k < n ? std::uint64_t(level(sorted_waves(k))) : groups;
+        for (std::uint64_t g = first; g <= last; ++g) offsets(g) = Ordinal(k);
       });
-  strata::inclusive_scan_in_place(space, offsets, "strata::plan::level_offsets");
 }
 
 }  // namespace strata::detail

@@ -181,47 +181,81 @@ TopologicalLevels topological_levels(const ExecSpace& space,
   return read_levels_result(space, result);
 }
 
-/// The same pass straight over a dependency list whose order is topological
+/// The level pass straight over a dependency list (no CSR is built), on one
+/// thread: level(after) = max(level(after), level(before) + 1) in list order,
+/// or in reverse list order when `reverse`. Unchecked (ordered_dependency_
+/// levels below), the list must be topologically ordered; Checked, it is
+/// checked as it is read and the pass stops at the first dependency that
+/// fails (checked_ordered_dependency_levels below). The check is a template
+/// parameter, so the unchecked loop carries none of it.
+template <bool Checked, class ExecSpace, class DependencyView, class LevelView, class CountView>
+CheckedLevels dependency_list_levels(const ExecSpace& space, std::uint64_t wave_count,
+                                     const DependencyView& dependencies, const LevelView& level,
+                                     const CountView& count, bool reverse) {
+  const std::size_t waves = wave_count;
+  if (waves == 0)
+    return CheckedLevels{TopologicalLevels{}, !Checked || dependencies.extent(0) == 0};
+  const std::size_t edges = dependencies.extent(0);
+  using LevelType = typename LevelView::non_const_value_type;
+  Kokkos::View<std::uint64_t[3], typename ExecSpace::memory_space> result(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::list levels result"));
+  Kokkos::parallel_for(
+      Checked ? "strata::plan::checked_ordered_dependency_levels"
+              : "strata::plan::ordered_dependency_levels",
+      one_thread_policy(space), KOKKOS_LAMBDA(const std::size_t) {
+        result(2) = 0;  // invalid until the last dependency has passed
+        for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
+        std::uint64_t deepest = 0;
+        LevelType* const levels = level.data();
+        bool by_before = true, by_after = true;
+        std::uint64_t last_before = 0, last_after = 0;
+        for (std::size_t k = 0; k < edges; ++k) {
+          if (k + prefetch_distance < edges) {  // the levels of dependency k + prefetch_distance
+            const std::size_t j = k + prefetch_distance;
+            const auto ahead = dependencies(reverse ? edges - 1 - j : j);
+            const std::uint64_t b = static_cast<std::uint64_t>(ahead.before);
+            const std::uint64_t a = static_cast<std::uint64_t>(ahead.after);
+            if (!Checked || (a < waves && b < a)) {
+              prefetch_read(levels + b);
+              prefetch_write(levels + a);
+            }
+          }
+          const auto d = dependencies(reverse ? edges - 1 - k : k);
+          // A negative (signed) id converts to a huge one: outside as well.
+          const std::uint64_t before = static_cast<std::uint64_t>(d.before);
+          const std::uint64_t after = static_cast<std::uint64_t>(d.after);
+          if constexpr (Checked) {
+            if (after >= waves || before >= after) return;
+            by_before = by_before && before >= last_before;
+            by_after = by_after && after >= last_after;
+            if (!by_before && !by_after) return;
+            last_before = before;
+            last_after = after;
+          }
+          const LevelType next = LevelType(level(before) + 1);  // final: see above
+          if (level(after) < next) {
+            level(after) = next;
+            if (next > deepest) deepest = next;
+          }
+        }
+        count_levels(waves, deepest, level, count, result);
+        result(2) = 1;
+      });
+  return read_checked_levels_result(result);
+}
+
+/// The pass over a dependency list whose order is topological
 /// (DependencyOrder::edges_in_order(): ids topological and the list sorted by
 /// one endpoint, so every dependency comes after all dependencies into its
-/// `before`): level(after) = max(level(after), level(before) + 1) in list
-/// order, or in reverse list order when `reverse` (a list sorted by one
-/// endpoint nonincreasing: DependencyOrder::reversed()). No CSR is built.
+/// `before`), in list order or, when `reverse`, in reverse list order (a
+/// list sorted by one endpoint nonincreasing: DependencyOrder::reversed()).
 template <class ExecSpace, class DependencyView, class LevelView, class CountView>
 TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_t wave_count,
                                             const DependencyView& dependencies,
                                             const LevelView& level, const CountView& count,
                                             bool reverse = false) {
-  const std::size_t waves = wave_count;
-  if (waves == 0) return TopologicalLevels{};
-  const std::size_t edges = dependencies.extent(0);
-  using LevelType = typename LevelView::non_const_value_type;
-  Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
-  Kokkos::parallel_for(
-      "strata::plan::ordered_dependency_levels", one_thread_policy(space),
-      KOKKOS_LAMBDA(const std::size_t) {
-        for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
-        std::uint64_t deepest = 0;
-        // Prefetch the levels of dependency k + prefetch_distance.
-        LevelType* const levels = level.data();
-        for (std::size_t k = 0; k < edges; ++k) {
-          if (k + prefetch_distance < edges) {
-            const std::size_t j = k + prefetch_distance;
-            const auto ahead = dependencies(reverse ? edges - 1 - j : j);
-            prefetch_read(levels + ahead.before);
-            prefetch_write(levels + ahead.after);
-          }
-          const auto d = dependencies(reverse ? edges - 1 - k : k);
-          const LevelType next = LevelType(level(d.before) + 1);  // final: see above
-          if (level(d.after) < next) {
-            level(d.after) = next;
-            if (next > deepest) deepest = next;
-          }
-        }
-        count_levels(waves, deepest, level, count, result);
-      });
-  return read_levels_result(space, result);
+  return dependency_list_levels<false>(space, wave_count, dependencies, level, count, reverse)
+      .levels;
 }
 
 /// ordered_dependency_levels over a list nobody has validated, forward only
@@ -236,51 +270,7 @@ template <class ExecSpace, class DependencyView, class LevelView, class CountVie
 CheckedLevels checked_ordered_dependency_levels(const ExecSpace& space, std::uint64_t wave_count,
                                                 const DependencyView& dependencies,
                                                 const LevelView& level, const CountView& count) {
-  const std::size_t waves = wave_count;
-  if (waves == 0) return CheckedLevels{TopologicalLevels{}, dependencies.extent(0) == 0};
-  const std::size_t edges = dependencies.extent(0);
-  using LevelType = typename LevelView::non_const_value_type;
-  Kokkos::View<std::uint64_t[3], typename ExecSpace::memory_space> result(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::checked levels result"));
-  Kokkos::parallel_for(
-      "strata::plan::checked_ordered_dependency_levels", one_thread_policy(space),
-      KOKKOS_LAMBDA(const std::size_t) {
-        result(2) = 0;  // invalid until the last dependency has passed
-        for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
-        std::uint64_t deepest = 0;
-        LevelType* const levels = level.data();
-        bool by_before = true, by_after = true;
-        std::uint64_t last_before = 0, last_after = 0;
-        for (std::size_t k = 0; k < edges; ++k) {
-          if (k + prefetch_distance < edges) {
-            const auto ahead = dependencies(k + prefetch_distance);
-            const std::uint64_t b = static_cast<std::uint64_t>(ahead.before);
-            const std::uint64_t a = static_cast<std::uint64_t>(ahead.after);
-            if (a < waves && b < a) {
-              prefetch_read(levels + b);
-              prefetch_write(levels + a);
-            }
-          }
-          const auto d = dependencies(k);
-          // A negative (signed) id converts to a huge one: outside as well.
-          const std::uint64_t before = static_cast<std::uint64_t>(d.before);
-          const std::uint64_t after = static_cast<std::uint64_t>(d.after);
-          if (after >= waves || before >= after) return;
-          by_before = by_before && before >= last_before;
-          by_after = by_after && after >= last_after;
-          if (!by_before && !by_after) return;
-          last_before = before;
-          last_after = after;
-          const LevelType next = LevelType(level(before) + 1);  // final: see above
-          if (level(after) < next) {
-            level(after) = next;
-            if (next > deepest) deepest = next;
-          }
-        }
-        count_levels(waves, deepest, level, count, result);
-        result(2) = 1;
-      });
-  return read_checked_levels_result(result);
+  return dependency_list_levels<true>(space, wave_count, dependencies, level, count, false);
 }
 
 /// in_edge_levels' pass, for one side of the diagonal and with or without
