@@ -123,7 +123,7 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
   const auto measure_after_start = [&] {
     if (r.waves < std::uint64_t(chained_level<Ordinal>) && policy.count_chains(r))
       r.chained_waves = count_chained(space, s);
-    if (policy.measure_wave_degree(r)) r.max_wave_degree = max_wave_degree(space, s);
+    if (policy.measure_wave_degree(r)) s.heaviest = r.max_wave_degree = max_wave_degree(space, s);
   };
 
   try {

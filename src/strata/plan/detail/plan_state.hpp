@@ -93,6 +93,7 @@ struct PlanState {
   std::uint64_t frontier = 0;  ///< its size
   std::uint64_t previous = 0;  ///< the size of the one before
   std::uint64_t widest = 0;    ///< the widest frontier so far
+  std::uint64_t heaviest = 0;  ///< the largest in- or out-degree, where measured (else 0)
   Ordinal layer = 0;           ///< its level
 
   // --- the start ---

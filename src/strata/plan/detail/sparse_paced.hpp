@@ -20,7 +20,11 @@
 // read a target's level before its parked edge is written.
 // A wave with more edges than a team has threads is walked by the whole team
 // (edge e by thread e mod team size) in both kernels, so a hub (a fan-out
-// source, a power-law hub) is not one thread's loop.
+// source, a power-law hub) is not one thread's loop. In a layer of one
+// chunk (no more waves than a team has threads: a fan-out's source alone)
+// such a wave is walked by the whole league instead, and the league is
+// sized for the heaviest wave too (paced_grid): on the H200 a 1M-edge
+// fan-out source walked by one team of 256 took most of fanout-1M's 8.5 ms.
 //
 // A layer that comes out empty leaves every later kernel of the batch without
 // work (they return at once). The host reads the batch's layer sizes once.
@@ -54,14 +58,22 @@ constexpr std::size_t paced_team_size() {
              : 256;
 }
 
+/// Edges of a heavy wave per thread that paced_grid sizes the league for.
+inline constexpr std::uint64_t paced_edges_per_thread = 16;
+
 /// Threads of each layer kernel: enough for twice the widest frontier seen so
-/// far (a layer may grow inside a batch; the kernels grid-stride), at least one
+/// far (a layer may grow inside a batch; the kernels grid-stride) and for
+/// paced_edges_per_thread edges of the heaviest wave each, at least one
 /// warp-friendly block of 256 and at most what the device runs at once.
 template <class ExecSpace>
-std::size_t paced_grid(const ExecSpace& space, std::uint64_t widest_frontier) {
-  std::uint64_t grid = 256;
-  while (grid < 2 * widest_frontier) grid *= 2;
+std::size_t paced_grid(const ExecSpace& space, std::uint64_t widest_frontier,
+                       std::uint64_t heaviest_wave = 0) {
   const std::uint64_t cap = static_cast<std::uint64_t>(space.concurrency());
+  std::uint64_t grid = 256;
+  // bounded by the cap (the doubling stops there), so it cannot wrap
+  while (grid < cap && (grid < 2 * widest_frontier ||
+                        grid * paced_edges_per_thread < heaviest_wave))
+    grid *= 2;
   if (grid > cap) grid = cap;
   return static_cast<std::size_t>(grid == 0 ? 1 : grid);
 }
@@ -82,25 +94,34 @@ struct PacedLayer {
 
   /// Calls visit(e) for every edge this thread walks in the chunk at `base`:
   /// its own wave's edges if the wave is light, then its share of each heavy
-  /// wave of the chunk. Both kernels walk identical edge sets per thread.
+  /// wave of the chunk — of the team's threads, or where `shared` (a layer
+  /// of one chunk, which every team walks) of the league's, and the light
+  /// waves by the first team alone. Both kernels walk identical edge sets
+  /// per thread.
   template <class Visit>
   KOKKOS_INLINE_FUNCTION void walk(const Member& member, std::uint64_t start, std::uint64_t count,
-                                   std::uint64_t base, int heavy, const Visit& visit) const {
+                                   std::uint64_t base, int heavy, bool shared,
+                                   const Visit& visit) const {
     const int size = member.team_size();
     const std::uint64_t k = base + member.team_rank();
-    if (k < count) {
+    if (k < count && (!shared || member.league_rank() == 0)) {
       const Ordinal w = order(start + k);
       if (size == 1 || row_map(w + 1) - row_map(w) <= Offset(size))
         for (Offset e = row_map(w); e < row_map(w + 1); ++e) visit(e);
     }
+    const std::uint64_t first =
+        shared ? std::uint64_t(member.league_rank()) * std::uint64_t(size) + member.team_rank()
+               : std::uint64_t(member.team_rank());
+    const std::uint64_t stride =
+        shared ? std::uint64_t(member.league_size()) * std::uint64_t(size) : std::uint64_t(size);
     for (int r = 0; heavy != 0 && r < size && base + r < count; ++r) {
       const Ordinal v = order(start + base + r);
       const Offset end = row_map(v + 1);
       if (end - row_map(v) <= Offset(size)) continue;
       // Strided in 64 bits: an Offset stride would wrap past `end` when it is
       // the type's maximum (65,535 edges with 16-bit offsets never ended).
-      for (std::uint64_t e = std::uint64_t(row_map(v)) + std::uint64_t(member.team_rank());
-           e < std::uint64_t(end); e += std::uint64_t(size))
+      for (std::uint64_t e = std::uint64_t(row_map(v)) + first; e < std::uint64_t(end);
+           e += stride)
         visit(Offset(e));
     }
   }
@@ -112,9 +133,12 @@ struct PacedLayer {
     if (append && member.league_rank() == 0 && member.team_rank() == 0) starts(j + 1) = append_at;
     const int size = member.team_size();
     const std::uint64_t stride = std::uint64_t(member.league_size()) * size;
+    // A layer of one chunk is walked by every team (its heavy waves' edges
+    // spread over the league); otherwise each team takes its chunks.
+    const bool shared = size > 1 && count <= std::uint64_t(size);
     // The bound is the same for the whole team: every member reaches the collectives.
-    for (std::uint64_t base = std::uint64_t(member.league_rank()) * size; base < count;
-         base += stride) {
+    for (std::uint64_t base = shared ? 0 : std::uint64_t(member.league_rank()) * size;
+         base < count; base += stride) {
       int heavy = 0;  // waves of the chunk with more edges than the team has threads
       if (size > 1)
         Kokkos::parallel_reduce(
@@ -127,19 +151,19 @@ struct PacedLayer {
             },
             heavy);
       if (!append) {
-        walk(member, start, count, base, heavy,
+        walk(member, start, count, base, heavy, shared,
              [&](const Offset e) { rule.release(e, entries(e), next_level); });
         continue;
       }
       auto parked = [&](const Offset e) { return rule.parked(e, entries(e), next_level); };
       std::uint64_t released = 0;
-      walk(member, start, count, base, heavy, [&](const Offset e) {
+      walk(member, start, count, base, heavy, shared, [&](const Offset e) {
         if (parked(e)) ++released;
       });
       // One atomic per team claims the team's slots behind the layer.
       std::uint64_t slot = append_at + member.team_scan(released, &counts(j + 1));
       if (released != 0)
-        walk(member, start, count, base, heavy, [&](const Offset e) {
+        walk(member, start, count, base, heavy, shared, [&](const Offset e) {
           if (parked(e)) order(slot++) = entries(e);
         });
     }
@@ -167,7 +191,7 @@ struct PacedStep {
     using OrderView = typename PlanState<ExecSpace, Ordinal, Offset>::OrdinalView;
     using Layer =
         PacedLayer<ExecSpace, Ordinal, Offset, Rule, OrderView, std::decay_t<decltype(starts)>>;
-    const std::size_t grid = paced_grid(space, s.widest);
+    const std::size_t grid = paced_grid(space, s.widest, s.heaviest);
     const int team = static_cast<int>(paced_team_size<ExecSpace>());
     const int league = static_cast<int>((grid + team - 1) / team);
     for (std::size_t j = 0; j < batch; ++j) {
