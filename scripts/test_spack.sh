@@ -2,7 +2,7 @@
 # Installs the CURRENT tree with Spack through spack/package.py, in a
 # throwaway Spack configuration, and checks the install the way a user would:
 #
-#   scripts/test_spack.sh SPACK_ROOT [SPACK_PACKAGES] [--test-root]
+#   scripts/test_spack.sh SPACK_ROOT [SPACK_PACKAGES] [--test-root] [--python]
 #
 # SPACK_ROOT      a Spack >= 1.0 checkout (bin/spack); also $STRATA_SPACK_ROOT
 # SPACK_PACKAGES  a spack-packages checkout (repos/spack_repo/builtin), used as
@@ -15,6 +15,9 @@
 #                 make it offline); also $STRATA_SPACK_MIRROR.
 # --test-root     also build the unit tests and run ctest during the install
 #                 (`spack install --test=root`; the full unit suite: slow).
+# --python        install strata+python (the Python module, with this
+#                 machine's pybind11 and NumPy as externals), so that the
+#                 recipe's test_python runs instead of being skipped.
 #
 # Environment: SPACK_PYTHON (the Python that runs Spack; python3 by default)
 # must import `clingo` (spack/README.md says how to build it offline);
@@ -28,14 +31,16 @@
 #     (spack -C) with the install tree, stages, caches, a file mirror, the
 #     repositories (builtin + a copy of spack/package.py), bootstrapping off,
 #     and packages.yaml: gcc, cmake, gmake, Kokkos, Kokkos Kernels, Open MPI,
-#     GoogleTest and python of this machine as externals, `buildable: false`
+#     GoogleTest and python (with --python also pybind11 and NumPy) of this
+#     machine as externals, `buildable: false`
 #     for every package except strata and Spack's own compiler-wrapper and
 #     gcc-runtime, so that nothing else can be built;
 #  2. scripts/make_release_tarball.sh of the current tree (HEAD plus the
 #     uncommitted changes of tracked files) into the mirror (its sha256 path,
 #     and strata/strata-VERSION.tar.gz); the recipe copy's version(VERSION)
 #     takes its sha256 (the only change to the copy);
-#  3. spack audit packages strata; spack spec strata@VERSION+openmp+mpi;
+#  3. spack audit packages strata; spack spec strata@VERSION+openmp+mpi
+#     (+python with --python);
 #  4. spack install (fetching from the mirror, checksum verified);
 #  5. spack test run strata (the recipe's test_* methods);
 #  6. examples/quickstart built with cmake in the environment of
@@ -47,11 +52,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 
 test_root=no
+with_python=no
 extra_mirror=${STRATA_SPACK_MIRROR:-}
 positional=()
 for a in "$@"; do
   case "$a" in
     --test-root) test_root=yes ;;
+    --python) with_python=yes ;;
     --mirror=*) extra_mirror=$(cd "${a#--mirror=}" && pwd) ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) positional+=("$a") ;;
@@ -158,6 +165,24 @@ for b in SERIAL OPENMP CUDA HIP; do
     kokkos_variants+="+$v"; else kokkos_variants+="~$v"; fi
 done
 if ls "$kokkos"/lib*/libkokkoscore.so >/dev/null 2>&1; then kokkos_variants+="+shared"; else kokkos_variants+="~shared"; fi
+python_externals=""
+if [ $with_python = yes ]; then
+  # Debian's pybind11-dev (CMake config under /usr) and python3-numpy
+  pybind11_v=$(dpkg-query -W -f='${Version}' pybind11-dev 2>/dev/null | sed 's/-.*//')
+  numpy_v=$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)
+  [ -n "$pybind11_v" ] && [ -n "$numpy_v" ] || {
+    echo "test_spack.sh: --python needs pybind11-dev and python3-numpy (Fix: apt-get install pybind11-dev python3-numpy)" >&2
+    exit 2
+  }
+  python_externals="  py-pybind11:
+    externals:
+    - spec: py-pybind11@$pybind11_v
+      prefix: /usr
+  py-numpy:
+    externals:
+    - spec: py-numpy@$numpy_v
+      prefix: /usr"
+fi
 for v in "$gcc_v" "$cmake_v" "$make_v" "$py_v" "$mpi_v" "$gtest_v" "$kokkos_v" "$kk_v"; do
   [ -n "$v" ] || { echo "test_spack.sh: could not read the version of gcc, cmake, make, python3, Open MPI (ompi_info), GoogleTest (libgtest-dev), Kokkos or Kokkos Kernels" >&2; exit 2; }
 done
@@ -210,9 +235,11 @@ packages:
     externals:
     - spec: kokkos-kernels@$kk_v
       prefix: $kokkos
+$python_externals
 EOF
 echo "externals (packages.yaml): gcc@$gcc_v cmake@$cmake_v gmake@$make_v python@$py_v openmpi@$mpi_v googletest@$gtest_v"
 echo "  kokkos@$kokkos_v$kokkos_variants cxxstd=17 and kokkos-kernels@$kk_v at $kokkos"
+[ $with_python = no ] || echo "  py-pybind11@$pybind11_v py-numpy@$numpy_v (for +python)"
 echo "  every other package: buildable: false (only strata, compiler-wrapper and gcc-runtime are built)"
 spack repo list || fail "spack repo list"
 spack compiler list || fail "spack compiler list"
@@ -252,6 +279,7 @@ PY
 echo "recipe: spack/package.py with version(\"$version\") taking sha256 $sha"
 
 spec="strata@$version+openmp+mpi"
+[ $with_python = no ] || spec+="+python"
 step "3/6 audit and concretize $spec"
 spack audit packages strata || fail "spack audit packages strata"
 start=$(date +%s)
@@ -308,6 +336,8 @@ cat "$work/test-counts.txt"
 test_counts=$(head -1 "$work/test-counts.txt")
 grep -Eq "FAILED|ERRORED" "$work/test-results.log" "$work/test-run.log" && fail "spack test run strata: $test_counts"
 grep -Eq "^[1-9][0-9]* passed, 0 failed" "$work/test-counts.txt" || fail "spack test run strata: no passed test ($test_counts)"
+[ $with_python = no ] || grep -q "test_python PASSED" "$work/test-counts.txt" \
+  || fail "spack test run strata: test_python did not pass with +python"
 echo "spack test run: $test_counts in ${test_s} s"
 
 step "6/6 examples/quickstart against \`spack load strata\`"
@@ -325,4 +355,4 @@ step "6/6 examples/quickstart against \`spack load strata\`"
 ldd "$work/quickstart/quickstart" | grep -E "strata|kokkos" || true
 
 echo
-echo "spack: PASSED (strata@$version+openmp+mpi from the mirror: concretize ${concretize_s} s, install ${install_s} s${ctest_line:+, ctest $ctest_line}; spack test run: $test_counts; examples/quickstart built and ran against spack load strata)"
+echo "spack: PASSED ($spec from the mirror: concretize ${concretize_s} s, install ${install_s} s${ctest_line:+, ctest $ctest_line}; spack test run: $test_counts; examples/quickstart built and ran against spack load strata)"
