@@ -174,6 +174,16 @@ if [ $with_python = yes ]; then
     echo "test_spack.sh: --python needs pybind11-dev and python3-numpy (Fix: apt-get install pybind11-dev python3-numpy)" >&2
     exit 2
   }
+  # Spack builds Python extensions in a venv over the external python and
+  # puts each external extension's platlib on PYTHONPATH, computed from its
+  # prefix (Debian's scheme: PREFIX/local/lib/python3.X/dist-packages); but
+  # Debian installs NumPy in /usr/lib/python3/dist-packages, which that path
+  # misses. So NumPy's external prefix is a directory in the throwaway
+  # configuration whose platlib links to Debian's numpy package.
+  numpy_dir=$(/usr/bin/python3 -c 'import numpy, os; print(os.path.dirname(numpy.__file__))')
+  platlib=$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_path("platlib", vars={"base": "/@", "platbase": "/@"}))')
+  mkdir -p "$work/py-numpy${platlib#/@}"
+  ln -s "$numpy_dir" "$work/py-numpy${platlib#/@}/numpy"
   python_externals="  py-pybind11:
     externals:
     - spec: py-pybind11@$pybind11_v
@@ -181,7 +191,7 @@ if [ $with_python = yes ]; then
   py-numpy:
     externals:
     - spec: py-numpy@$numpy_v
-      prefix: /usr"
+      prefix: $work/py-numpy"
 fi
 for v in "$gcc_v" "$cmake_v" "$make_v" "$py_v" "$mpi_v" "$gtest_v" "$kokkos_v" "$kk_v"; do
   [ -n "$v" ] || { echo "test_spack.sh: could not read the version of gcc, cmake, make, python3, Open MPI (ompi_info), GoogleTest (libgtest-dev), Kokkos or Kokkos Kernels" >&2; exit 2; }
