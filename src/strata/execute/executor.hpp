@@ -275,6 +275,7 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
                              options.league_size, config_.worker_count, widest_group_,
                              /*wave_per_thread=*/!team_level);
       league = persistent.league = shape.league;
+      persistent.resumed = completed_ != 0;  // every run completes a wave: 0 means none done
       team_size = shape.team_size;
       start_run(space_, s, budget_ns, waves - completed_, states_pending_reset_);
       states_pending_reset_ = false;
@@ -303,7 +304,8 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       states_pending_reset_ = false;
       const LaunchShape shape =
           run_layered(space_, s, plan_.waves, host_offsets_, first_open_group_, f,
-                      options.team_size, limits_.max_league_size, options.label);
+                      options.team_size, limits_.max_league_size, completed_ != 0,
+                      options.label);
       league = shape.league;
       team_size = shape.team_size;
       break;

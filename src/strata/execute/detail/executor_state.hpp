@@ -51,6 +51,10 @@ inline constexpr std::uint64_t stop_drain = 1;
 inline constexpr std::uint64_t stop_error = 2;
 inline constexpr std::uint64_t no_wave = std::numeric_limits<std::uint64_t>::max();
 
+/// WaveState::team_start(): the run stops; waves may start; waves may start
+/// and one has completed in this run already.
+enum LanesStart : int { lanes_stop = 0, lanes_go = 1, lanes_go_flagged = 2 };
+
 /// What record() tells the team after one execution of a wave.
 enum Outcome : int { outcome_done = 0, outcome_again = 1, outcome_stop = 2 };
 
@@ -92,6 +96,35 @@ struct WaveState {
       return false;
     }
     return true;
+  }
+
+  /// may_start() for a team whose threads each start a wave of their own
+  /// (thread-level waves, a wave per thread): the leader decides once for
+  /// the team and broadcasts the decision. The three words are loaded
+  /// together (one memory round trip, where may_start() makes up to three
+  /// dependent ones), and the answer says whether a wave has completed in
+  /// this run, so the lanes' record() need not read that flag again.
+  /// Every thread of the team calls it.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION int team_start(const Member& team) const {
+    int code = lanes_stop;
+    Kokkos::single(
+        Kokkos::PerTeam(team), [&](int& c) { c = start_code(); }, code);
+    return code;
+  }
+
+  /// The leader's part of team_start().
+  KOKKOS_INLINE_FUNCTION int start_code() const {
+    const std::uint64_t stop = volatile_load(word(stop_word));
+    const std::uint64_t done = volatile_load(word(run_completed));
+    const std::uint64_t deadline = volatile_load(word(deadline_ns));
+    if (stop != 0) return lanes_stop;
+    if (done == 0) return lanes_go;
+    if (device_clock_ns() >= deadline) {
+      Kokkos::atomic_fetch_max(word(stop_word), stop_drain);
+      return lanes_stop;
+    }
+    return lanes_go_flagged;
   }
 
   /// may_start() for a thread that checks before every wave it starts: the

@@ -32,6 +32,7 @@ struct LayeredKernel {
   Kokkos::View<Ordinal*, typename ExecSpace::memory_space> waves;
   Functor f;
   std::uint64_t begin = 0, width = 0;
+  bool resumed = true;  ///< an earlier run may have completed waves: their state is read first
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     run(team, std::integral_constant<bool, is_team_wave_functor<Functor, member_type,
@@ -51,14 +52,18 @@ struct LayeredKernel {
     }
   }
 
-  /// Thread-level waves: one per thread of the league (run_lane).
+  /// Thread-level waves: one per thread of the league; before each round the
+  /// team's leader decides for its threads (WaveState::team_start).
   KOKKOS_INLINE_FUNCTION void run(const member_type& team, std::false_type) const {
     const std::uint64_t lanes = static_cast<std::uint64_t>(team.team_size());
     const std::uint64_t stride = static_cast<std::uint64_t>(team.league_size()) * lanes;
-    for (std::uint64_t i = static_cast<std::uint64_t>(team.league_rank()) * lanes +
-                           static_cast<std::uint64_t>(team.team_rank());
-         i < width; i += stride)
-      run_lane(s, f, waves(begin + i));
+    for (std::uint64_t base = static_cast<std::uint64_t>(team.league_rank()) * lanes;
+         base < width; base += stride) {
+      const int start = s.team_start(team);
+      if (start == lanes_stop) return;
+      const std::uint64_t i = base + static_cast<std::uint64_t>(team.team_rank());
+      if (i < width) run_lane(s, f, waves(begin + i), resumed, start);
+    }
   }
 };
 
@@ -73,10 +78,10 @@ LaunchShape run_layered(const ExecSpace& space, const WaveState<ExecSpace, Ordin
                         const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& waves,
                         const std::vector<std::uint64_t>& host_offsets, std::uint64_t first_group,
                         const Functor& f, int requested_team_size, std::uint64_t max_league,
-                        const std::string& label) {
+                        bool resumed, const std::string& label) {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   constexpr bool team_level = is_team_wave_functor<Functor, member_type, Ordinal>::value;
-  LayeredKernel<ExecSpace, Ordinal, Functor> kernel{s, waves, f, 0, 0};
+  LayeredKernel<ExecSpace, Ordinal, Functor> kernel{s, waves, f, 0, 0, resumed};
   LaunchShape shape;
   shape.team_size = resolve_team_size(space, kernel, requested_team_size, team_level);
   const std::string name = label + "::layered";

@@ -10,6 +10,9 @@
 // device-wide barrier (strata/core/device_barrier.hpp), whose last arrival
 // resets the cursor and records whether the run stops; every team reads that
 // one decision after the barrier, so all teams leave at the same group.
+// Thread-level waves: the leader reads the run's words once per group for its
+// team (together with that decision) and the lanes start at once; a wave's
+// state word is read before it starts only when a drained run came before.
 //
 // The kernel starts with the league rendezvous shared with the planner's
 // persistent layers (core/league_rendezvous.hpp): each team counts itself in
@@ -51,6 +54,9 @@ struct PersistentKernel {
   std::uint64_t first_group = 0, groups = 0;
   std::uint32_t league = 1;
   std::uint64_t rendezvous_timeout_ns = LeagueRendezvous<memory_space>::default_timeout_ns;
+  bool resumed = true;  ///< an earlier run may have completed waves: their state is read first
+  static constexpr int code_leave = -1;  ///< after a barrier: the run stops, every team leaves
+  static constexpr bool team_level = is_team_wave_functor<Functor, member_type, Ordinal>::value;
 
   /// Leader: the next wave of the group (or a code), broadcast to the team.
   KOKKOS_INLINE_FUNCTION std::uint64_t grab(const member_type& team, std::uint64_t begin,
@@ -101,15 +107,17 @@ struct PersistentKernel {
   }
 
   /// Thread-level waves: a thread per wave when the group fits the league's
-  /// threads, otherwise the team claims one wave per thread with one atomic
-  /// (run_lane), at most width / team_size + 1 passes per team.
+  /// threads (the team's leader decided for all of them, `start`: see
+  /// WaveState::team_start), otherwise the team claims one wave per thread
+  /// with one atomic, at most width / team_size + 1 passes per team.
   KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
-                                        std::uint64_t width, std::false_type) const {
+                                        std::uint64_t width, int start, std::false_type) const {
     const std::uint64_t lanes = static_cast<std::uint64_t>(team.team_size());
     if (width <= static_cast<std::uint64_t>(team.league_size()) * lanes) {
       const std::uint64_t i = static_cast<std::uint64_t>(team.league_rank()) * lanes +
                               static_cast<std::uint64_t>(team.team_rank());
-      if (i < width) run_lane(s, f, waves(begin + i));
+      if (start != lanes_stop && i < width)
+        run_lane(s, f, waves(begin + i), resumed, start);
       return;
     }
     for (;;) {
@@ -117,23 +125,45 @@ struct PersistentKernel {
       Kokkos::single(
           Kokkos::PerTeam(team),
           [&](std::uint64_t& c) {
-            c = s.may_start() ? Kokkos::atomic_fetch_add(s.word(group_next), lanes) : code_stop;
+            c = s.start_code() != lanes_stop
+                    ? Kokkos::atomic_fetch_add(s.word(group_next), lanes)
+                    : code_stop;
           },
           first);
       if (first == code_stop || first >= width) break;
       const std::uint64_t i = first + static_cast<std::uint64_t>(team.team_rank());
-      if (i < width) run_lane(s, f, waves(begin + i));
+      if (i < width) run_lane(s, f, waves(begin + i), resumed, lanes_go);
     }
+  }
+  KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
+                                        std::uint64_t width, int, std::true_type tag) const {
+    run_group(team, begin, width, tag);
+  }
+
+  /// The leader's decision after a barrier (and before the first group):
+  /// code_leave once the barrier's last arrival saw the run stop, otherwise
+  /// for thread-level waves the team's start code for the next group (the
+  /// words are loaded together: one memory round trip for both decisions).
+  KOKKOS_INLINE_FUNCTION int next_code(const member_type& team, const std::uint64_t* decided) const {
+    int code = code_leave;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](int& c) {
+          const std::uint64_t leave = decided != nullptr ? volatile_load(decided) : 0;
+          const int start = team_level ? int(lanes_go) : s.start_code();
+          c = leave != 0 ? code_leave : start;
+        },
+        code);
+    return code;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     if (!rendezvous.arrive(team, league, rendezvous_timeout_ns)) return;
+    int start = first_group < groups ? next_code(team, nullptr) : int(lanes_stop);
     for (std::uint64_t g = first_group; g < groups; ++g) {
       const std::uint64_t begin = group_offsets(g);
       const std::uint64_t width = std::uint64_t(group_offsets(g + 1)) - begin;
-      run_group(team, begin, width,
-                std::integral_constant<bool, is_team_wave_functor<Functor, member_type,
-                                                                  Ordinal>::value>());
+      run_group(team, begin, width, start, std::integral_constant<bool, team_level>());
       std::uint64_t* const next = s.word(group_next);
       std::uint64_t* const stop = s.word(stop_word);
       std::uint64_t* const decided = s.word(barrier_stop);
@@ -145,10 +175,8 @@ struct PersistentKernel {
           },
           s.word(abort_word));
       if (!passed) return;
-      std::uint64_t leave = 0;
-      Kokkos::single(
-          Kokkos::PerTeam(team), [&](std::uint64_t& l) { l = volatile_load(decided); }, leave);
-      if (leave != 0) return;
+      start = next_code(team, decided);
+      if (start == code_leave) return;
     }
   }
 };

@@ -58,6 +58,21 @@ int resolve_team_size(const ExecSpace& space, const Kernel& kernel, int requeste
   return launch::clamped_team_size(space, kernel, wanted);
 }
 
+/// Threads per team for thread-level waves in a persistent launch on a
+/// device, one wave per thread: wide enough that the widest group needs
+/// about one team per multiprocessor, from a warp up to 256 threads. Every
+/// team is one participant of the device-wide barrier between groups, and
+/// the barrier's cost grows with them (docs/executor.md: about 2 us up to a
+/// few hundred participants, 6.4 us at 2,048), so a group of 50,000 waves
+/// meets as ~200 teams of 256 rather than ~1,600 warps.
+inline int lane_team_size(std::uint64_t widest, std::uint32_t multiprocessors) {
+  constexpr std::uint64_t warp = 32, most = 256;
+  const std::uint64_t sms = multiprocessors == 0 ? 1 : multiprocessors;
+  const std::uint64_t per_sm = (widest + sms - 1) / sms;
+  const std::uint64_t rounded = (per_sm + warp - 1) / warp * warp;
+  return static_cast<int>(rounded < warp ? warp : rounded > most ? most : rounded);
+}
+
 /// The league of a persistent launch (see the header comment).
 template <class ExecSpace, class Kernel>
 TeamShape co_resident_league(const ExecSpace& space, const Kernel& kernel,
@@ -67,6 +82,9 @@ TeamShape co_resident_league(const ExecSpace& space, const Kernel& kernel,
                              bool wave_per_thread = false) {
   TeamShape shape;
   shape.team_size = resolve_team_size(space, kernel, requested_team_size, team_level);
+  if (wave_per_thread && requested_team_size == 0 && !launch::is_host_backend_v<ExecSpace>)
+    shape.team_size = launch::clamped_team_size(
+        space, kernel, lane_team_size(useful_waves, limits.multiprocessor_count));
   // A team holds one wave, or one per thread where each thread runs its own.
   const std::uint64_t per_team = wave_per_thread ? std::uint64_t(shape.team_size) : 1;
   const std::uint64_t useful_teams = (useful_waves + per_team - 1) / per_team;

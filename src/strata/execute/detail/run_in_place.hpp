@@ -38,18 +38,22 @@ KOKKOS_INLINE_FUNCTION void run_in_place(const WaveState<ExecSpace, Ordinal>& s,
 }
 
 /// Thread-level waves, one per thread of the team ("lanes"): the calling
-/// thread alone starts w (unless an earlier run completed it, or the run
-/// stops) and runs it until it completes, exceeds the requeue bound, faults,
-/// or the run stops. No team collective: the other threads hold other waves.
-/// On a GPU this keeps every thread of a warp busy with thread-level waves.
+/// thread alone runs w until it completes, exceeds the requeue bound, faults,
+/// or the run stops. No team collective: the other threads hold other waves
+/// (on a GPU this keeps every thread of a warp busy). The team's leader has
+/// decided that waves may start (WaveState::team_start(), code `start`), so
+/// the thread checks none of the run's words before w starts; the state
+/// word of w is read (w skipped if Completed) only when an earlier run may
+/// have completed it (`resumed`). Requeues check may_start() again.
 template <class ExecSpace, class Ordinal, class Functor>
 KOKKOS_INLINE_FUNCTION void run_lane(const WaveState<ExecSpace, Ordinal>& s, const Functor& f,
-                                     Ordinal w) {
-  if (s.completed(w) || !s.may_start()) return;
+                                     Ordinal w, bool resumed, int start) {
+  if (resumed && s.completed(w)) return;
   s.mark_running(w);
+  bool flagged = start == lanes_go_flagged;
   for (;;) {  // bounded: record() stops it after max_requeues_per_wave + 1 executions
     const std::uint32_t outcome = static_cast<std::uint32_t>(f(w));
-    if (s.record(w, outcome) != outcome_again || !s.may_start()) return;
+    if (s.record(w, outcome, &flagged) != outcome_again || !s.may_start()) return;
   }
 }
 
