@@ -258,7 +258,9 @@ Runner make_runner(const Options& opt, const Dag& dag, const std::string& method
       strata::RunReport report = executor->run(wave, options);
       while (report.drained && !report.complete) report = executor->run(wave, options);  // resume
       space.fence();
-      *mode_used = strata::execute_mode_name(report.mode);
+      // the mode and its launch shape: league x team size (layered: the widest group's launch)
+      *mode_used = std::string(strata::execute_mode_name(report.mode)) + ", " +
+                   std::to_string(report.league_size) + "x" + std::to_string(report.team_size);
     };
   } else if (method == "hostloop" || method == "hostloop-async") {
     const bool fence_each = method == "hostloop";
@@ -634,7 +636,7 @@ void write_json(const Options& opt, const std::vector<DagResult>& dags, const Tr
       << "    \"kk_chain_threshold\": " << kk_chain_threshold(opt) << "\n  },\n"
       << "  \"notes\": {\n"
       << "    \"times\": " << json_string("wall clock of one fenced run, median over repetitions after one warm-up; us_per_wave = median / waves, us_per_layer = median / groups; speedup_vs[A] = median(A) / median(method), > 1: faster than A") << ",\n"
-      << "    \"executor\": " << json_string("layered / persistent / dataflow / auto: strata::Executor built once per DAG and body (setup_s, untimed); timed: reset() + run() (+ resumed run() calls while drained) + fence, thread-level functor form; mode_used: the mode the run used (auto: the launch policy's choice)") << ",\n"
+      << "    \"executor\": " << json_string("layered / persistent / dataflow / auto: strata::Executor built once per DAG and body (setup_s, untimed); timed: reset() + run() (+ resumed run() calls while drained) + fence, thread-level functor form; mode_used: the mode the run used (auto: the launch policy's choice) and its launch shape, league x team size (layered: the widest group's launch)") << ",\n"
       << "    \"hostloop\": " << json_string("(a) one parallel_for(TeamPolicy(group size, team_size or AUTO)) per group, Kokkos::single per team runs the wave, space.fence() after each group") << ",\n"
       << "    \"hostloop-async\": " << json_string("the same launches queued on one instance, one fence at the end") << ",\n"
       << "    \"workgraph\": " << json_string("(b) Kokkos::WorkGraphPolicy<IndexType<int32>> on the Crs of successors; the policy (its in-degree count and source queue: three kernels) is built inside the timed run, its queue being consumed by a run") << ",\n"

@@ -172,13 +172,16 @@ TEST(LaunchPolicy, ASingleThreadDeviceFusesUnlessTheFrontierIsWide) {
 TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE4) {
   const LaunchPolicy p = LaunchPolicy::standard();
   auto shape = [](std::uint64_t waves, std::uint64_t groups, std::uint32_t threads,
-                  std::uint32_t teams, bool host) {
+                  std::uint32_t teams, bool host, std::uint64_t widest = 0,
+                  std::uint64_t at_once = 0) {
     ExecutionShape s;
     s.waves = waves;
     s.groups = groups;
     s.device_concurrency = threads;
     s.resident_teams = teams;
     s.host_backend = host;
+    s.widest_group = widest;
+    s.persistent_waves_at_once = at_once;
     return s;
   };
   const std::uint32_t w = p.execute_dataflow_width_per_team;
@@ -192,8 +195,10 @@ TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE4) {
       {shape(100000, 100000, 8, 8, true), ExecutionStrategy::Dataflow},     // E3: a chain
       {shape(8 * w - 1, 1, 8, 8, false), ExecutionStrategy::Layered},       // E1 before E3
       {shape(10 * (8 * w - 1), 10, 8, 8, false), ExecutionStrategy::Dataflow},  // E3: narrow
-      {shape(10 * 8 * w, 10, 8, 8, true), ExecutionStrategy::Layered},     // E4: wide, host
-      {shape(10 * 8 * w, 10, 8, 8, false), ExecutionStrategy::Layered},     // E4: wide, device
+      {shape(10 * 8 * w, 10, 8, 8, true, 8 * w, 8 * w), ExecutionStrategy::Layered},  // E4: host
+      // E4 on a device: persistent when the widest group runs in one pass
+      {shape(10 * 8 * w, 10, 8, 8, false, 8 * w, 8 * w), ExecutionStrategy::Persistent},
+      {shape(10 * 8 * w, 10, 8, 8, false, 8 * w + 1, 8 * w), ExecutionStrategy::Layered},
   };
   for (const Row& row : rows) {
     const ExecutionRecommendation rec = p.recommend_execution(row.shape);

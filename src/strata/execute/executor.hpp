@@ -247,6 +247,12 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
     plan_shape.device_concurrency = limits_.concurrency;
     plan_shape.resident_teams = shape.league;
     plan_shape.host_backend = launch::is_host_backend_v<ExecSpace>;
+    plan_shape.widest_group = widest_group_;
+    const TeamShape lanes =  // as the persistent mode would launch
+        co_resident_league(space_, persistent, limits_, options.team_size, team_level, 0,
+                           config_.worker_count, widest_group_, /*wave_per_thread=*/!team_level);
+    plan_shape.persistent_waves_at_once =
+        std::uint64_t(lanes.league) * (team_level ? 1u : std::uint64_t(lanes.team_size));
     const auto rec = launch::LaunchPolicy::standard().recommend_execution(plan_shape);
     report.mode = execute_mode_of(rec.strategy);
     report.reason = rec.reason;

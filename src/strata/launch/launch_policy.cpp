@@ -150,19 +150,34 @@ ExecutionRecommendation LaunchPolicy::recommend_execution(const ExecutionShape& 
                  "its predecessors finish";
     return rec;
   }
-  // E4. Measured on the H200 (docs/executor.md, 1a1b9d7): a launch per group
-  // queued on the instance took 4.2 us per group on sweep3d-100 against 3.9
-  // for the persistent kernel (empty waves; 4.0 against 4.7 with small ones),
-  // and 12.8 against 40.8 us per group on the ilu3d-100 row-per-wave solve (a
-  // queued launch spreads a wide group over the whole device; the resident
-  // league is a few teams per multiprocessor). Persistent stays a mode a
-  // caller may ask for.
+  // E4. Measured on the H200 (docs/executor.md, 2026-12-04): with the
+  // team leader deciding once per group for its threads, the persistent
+  // kernel took 3.3 us per group on sweep3d-100 against 4.4 for a launch per
+  // group queued on the instance (3.5 against 4.5 on layered-1000x100):
+  // every group there runs in one pass of the co-resident league. Where the
+  // widest group needs several passes (the ilu3d-100 row solve: 144,102 rows
+  // in its widest level, 67,584 resident threads) the queued launches, which
+  // spread a group over the whole device, won (13.4 against 14.4 us).
+  // Host backends: a launch per group is a function call, cheaper than
+  // spinning at a barrier.
+  const bool one_pass = s.widest_group <= s.persistent_waves_at_once;
+  if (!s.host_backend && one_pass) {
+    rec.strategy = ExecutionStrategy::Persistent;
+    rec.reason = shape + " fills " + std::to_string(teams) + " resident teams and the widest "
+                 "group (" + std::to_string(s.widest_group) + " waves) runs in one pass of the "
+                 "persistent league (" + std::to_string(s.persistent_waves_at_once) +
+                 " at once): a device-wide barrier per group costs less than a queued launch";
+    return rec;
+  }
   rec.strategy = ExecutionStrategy::Layered;
   rec.reason = shape + " fills " + std::to_string(teams) + " resident teams: " +
                (s.host_backend ? "on a host backend a launch per group is a function call, "
                                  "cheaper than spinning at a device-wide barrier"
-                               : "a launch per group queued on the device (no host fence) "
-                                 "costs less than the persistent kernel's device-wide barrier");
+                               : "the widest group (" + std::to_string(s.widest_group) +
+                                     " waves) needs more than one pass of the persistent "
+                                     "league (" + std::to_string(s.persistent_waves_at_once) +
+                                     " at once): a launch per group spreads it over the whole "
+                                     "device");
   return rec;
 }
 

@@ -54,6 +54,10 @@ struct ExecutionShape {
   std::uint32_t device_concurrency = 0;  ///< hardware threads (1: Kokkos::Serial)
   std::uint32_t resident_teams = 1;      ///< the persistent modes' co-resident league
   bool host_backend = true;              ///< kernel launches are host calls, no device queue
+  std::uint64_t widest_group = 0;        ///< waves in the plan's widest group
+  /// Waves the persistent mode's league runs at once (its teams, or its
+  /// threads for thread-level waves): a group no wider runs in one pass.
+  std::uint64_t persistent_waves_at_once = 0;
 };
 
 struct ExecutionRecommendation {
@@ -78,11 +82,12 @@ class LaunchPolicy {
   ///  E3. mean group width below `execute_dataflow_width_per_team` waves per
   ///      resident team: dataflow (a barrier per group would idle teams; a
   ///      wave starts as soon as its predecessors finish);
-  ///  E4. otherwise layered: on a host a launch per group is a function
-  ///      call, cheaper than teams spinning at a device-wide barrier; on the
-  ///      H200 a queued launch per group measured faster than the persistent
-  ///      kernel's barrier on every wide DAG (docs/executor.md). Persistent
-  ///      is chosen only when asked for.
+  ///  E4. on a device, persistent when the widest group runs in one pass of
+  ///      the persistent league (`persistent_waves_at_once`): a device-wide
+  ///      barrier per group then costs less than a queued launch; otherwise
+  ///      layered (a queued launch spreads a wider group over the whole
+  ///      device; on a host a launch per group is a function call, cheaper
+  ///      than teams spinning at a barrier). Figures: docs/executor.md.
   ExecutionRecommendation recommend_execution(const ExecutionShape& shape) const;
 
   /// The planner's next step. Rules, in order:

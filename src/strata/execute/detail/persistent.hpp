@@ -3,9 +3,10 @@
 // larger than the widest group needs) runs every remaining group. A group no
 // wider than the league's waves at once (one per team, or one per thread for
 // thread-level waves) is split statically: team r takes wave r (lane i wave
-// i), with no shared word touched. A wider group is handed out by an atomic
-// cursor (control word group_next) over plan.waves — one at a time for
-// team-level waves, team_size per claim for thread-level ones. A wave
+// i), with no shared word touched. A wider group of team-level waves is
+// handed out one wave at a time by an atomic cursor (control word
+// group_next) over plan.waves; thread-level waves of a wider group run in
+// static passes over the league's threads. A wave
 // completed by an earlier, drained run is skipped. Between groups every team meets at the
 // device-wide barrier (strata/core/device_barrier.hpp), whose last arrival
 // resets the cursor and records whether the run stops; every team reads that
@@ -106,33 +107,22 @@ struct PersistentKernel {
     }
   }
 
-  /// Thread-level waves: a thread per wave when the group fits the league's
-  /// threads (the team's leader decided for all of them, `start`: see
-  /// WaveState::team_start), otherwise the team claims one wave per thread
-  /// with one atomic, at most width / team_size + 1 passes per team.
+  /// Thread-level waves, one per thread of the league and pass: thread t
+  /// runs waves t, t + league threads, ... of the group (no shared cursor:
+  /// the passes are static). The team's leader decides for its threads
+  /// before each pass: for the first, `start` (read with the barrier's
+  /// decision), then WaveState::team_start. At most width / threads + 1
+  /// passes per team.
   KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
                                         std::uint64_t width, int start, std::false_type) const {
     const std::uint64_t lanes = static_cast<std::uint64_t>(team.team_size());
-    if (width <= static_cast<std::uint64_t>(team.league_size()) * lanes) {
-      const std::uint64_t i = static_cast<std::uint64_t>(team.league_rank()) * lanes +
-                              static_cast<std::uint64_t>(team.team_rank());
-      if (start != lanes_stop && i < width)
-        run_lane(s, f, waves(begin + i), resumed, start);
-      return;
-    }
-    for (;;) {
-      std::uint64_t first = code_stop;
-      Kokkos::single(
-          Kokkos::PerTeam(team),
-          [&](std::uint64_t& c) {
-            c = s.start_code() != lanes_stop
-                    ? Kokkos::atomic_fetch_add(s.word(group_next), lanes)
-                    : code_stop;
-          },
-          first);
-      if (first == code_stop || first >= width) break;
-      const std::uint64_t i = first + static_cast<std::uint64_t>(team.team_rank());
-      if (i < width) run_lane(s, f, waves(begin + i), resumed, lanes_go);
+    const std::uint64_t stride = static_cast<std::uint64_t>(team.league_size()) * lanes;
+    std::uint64_t base = static_cast<std::uint64_t>(team.league_rank()) * lanes;
+    for (bool first = true; base < width; base += stride, first = false) {
+      if (!first) start = s.team_start(team);
+      if (start == lanes_stop) return;
+      const std::uint64_t i = base + static_cast<std::uint64_t>(team.team_rank());
+      if (i < width) run_lane(s, f, waves(begin + i), resumed, start);
     }
   }
   KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
