@@ -32,8 +32,9 @@
 //    a wave with many successors is released by the team's threads, and a
 //    chain link (a wave whose only successor has no other predecessor,
 //    DataflowStart::chain_next) passes to its successor with no counter, no
-//    fence and one stop check per wave (a memory round trip the leader pays
-//    for the abort and stop words together).
+//    fence and one stop check per wave; the leader loads the abort and stop
+//    words and the successor's own chain link together when the link
+//    completes, one memory round trip per chain wave.
 // A wave's writes are fenced before its successors are released (a team
 // barrier, then a release fence by each thread that decrements a counter);
 // the thread that starts a wave fences (acquire) after the pop or the last
@@ -288,15 +289,27 @@ struct DataflowKernel {
     std::uint64_t held = code_idle;  // a continuation, or code_idle
     bool flagged = false;            // run_completed seen set (WaveState::record)
     DeadlinePoll poll;
+    // A chain link's successor is held with what its start needs, loaded
+    // when the link completed (one round trip with the link's record): the
+    // successor's own chain successor and the abort and stop words.
+    Ordinal link = 0;             // the running wave's chain successor (itself: none)
+    Ordinal held_link = 0;        // the held wave's, when held_loaded
+    bool held_loaded = false;
+    std::uint64_t held_aborted = 0, held_stopped = 0;
     for (;;) {
       std::uint64_t code = code_stop;
       Kokkos::single(
           Kokkos::PerTeam(team),
           [&](std::uint64_t& c) {
             c = code_stop;
-            // Both words in one round trip (neither load waits for the other).
-            const std::uint64_t aborted = volatile_load(s.word(abort_word));
-            const std::uint64_t stopped = volatile_load(s.word(stop_word));
+            // Both words in one round trip (neither load waits for the other),
+            // or as loaded with the held wave.
+            const std::uint64_t aborted =
+                held_loaded ? held_aborted : volatile_load(s.word(abort_word));
+            const std::uint64_t stopped =
+                held_loaded ? held_stopped : volatile_load(s.word(stop_word));
+            const bool linked = held_loaded;
+            held_loaded = false;
             if (aborted != 0) return;
             Ordinal w = 0;
             if (held != code_idle) {
@@ -319,15 +332,15 @@ struct DataflowKernel {
             // prepare_dataflow() rebuilds the queue from the states.
             if (!s.may_start(poll, stopped)) return;
             s.mark_running(w);
+            // w's chain successor: loaded with w when w was held, else now
+            // (the load completes while the team runs the wave).
+            link = linked ? held_link : chain_next(w);
             c = static_cast<std::uint64_t>(w);
           },
           code);
       if (code == code_stop) break;
       if (code == code_idle) continue;
       const Ordinal w = static_cast<Ordinal>(code);
-      // The leader loads w's chain successor now; the load completes while
-      // the team runs the wave.
-      const Ordinal link = team.team_rank() == 0 ? chain_next(w) : w;
       const std::uint32_t outcome = invoke_wave(f, team, w);
       team.team_barrier();  // every thread's writes, before the leader publishes
       int next = outcome_stop;
@@ -341,8 +354,14 @@ struct DataflowKernel {
             if (link != w) {
               // A chain link: w is the successor's only predecessor, and this
               // team runs it next, so nothing is counted or fenced (the team
-              // barrier orders the team's writes before its next wave).
+              // barrier orders the team's writes before its next wave). What
+              // the successor's start reads is loaded now, in one round trip
+              // (a stop raised after this load is concurrent with that start).
               held = static_cast<std::uint64_t>(link);
+              held_link = chain_next(link);
+              held_aborted = volatile_load(s.word(abort_word));
+              held_stopped = volatile_load(s.word(stop_word));
+              held_loaded = true;
               return;
             }
             const std::uint64_t first = row_map(w), last = row_map(w + 1);
