@@ -39,18 +39,23 @@ void reserve_layout(const ExecSpace& space, std::uint64_t wave_count,
 /// Lays `plan` out from `plan.level` (every level below `group_count`):
 /// fills `plan.waves` (allocated, wave_count entries) in (level, wave id)
 /// order, then `plan.group_offsets` (group_count + 1 entries, allocated by
-/// the caller) unless `offsets_known` (the caller filled them). Allocates
-/// nothing; asynchronous on `space`.
+/// the caller) unless `offsets_known` (the caller filled them). The sort's
+/// spare order (where it takes more than one pass) is `spare` when the
+/// caller lends dead storage of at least wave_count ordinals, otherwise
+/// scratch.order (reserve_layout). Allocates nothing; asynchronous on
+/// `space`.
 template <class ExecSpace, class Ordinal, class Offset>
 void layout_from_levels(const ExecSpace& space, std::uint64_t group_count,
                         BarrierPlan<ExecSpace, Ordinal>& plan,
                         PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
-                        bool offsets_known = false) {
+                        bool offsets_known = false,
+                        const typename BarrierPlan<ExecSpace, Ordinal>::view_type& spare = {}) {
   using View = typename BarrierPlan<ExecSpace, Ordinal>::view_type;
-  const View spare = detail::level_sort_passes(group_count) > 1
-                         ? prefix(scratch.order, plan.wave_count())
-                         : View();
-  detail::stable_level_sort(space, group_count, plan.level, plan.waves, spare, scratch);
+  const std::uint64_t waves = plan.wave_count();
+  const View order = detail::level_sort_passes(group_count) <= 1 ? View()
+                     : spare.extent(0) >= waves                  ? prefix(spare, waves)
+                                                                 : prefix(scratch.order, waves);
+  detail::stable_level_sort(space, group_count, plan.level, plan.waves, order, scratch);
   if (!offsets_known)
     detail::group_offsets_from_sorted_levels(space, group_count, plan.level, plan.waves,
                                              plan.group_offsets);

@@ -170,17 +170,12 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   // ordinals too when both types are one; otherwise the scratch's spare ordinals.
   typename Plan::view_type spare;
   if (detail::level_sort_passes(groups) > 1) {
-    if constexpr (std::is_same_v<Ordinal, Offset>) {
-      spare = prefix(scratch.remaining, waves);
-    } else {
-      reserve_capacity(scratch.order, waves, "layout spare");
-      spare = prefix(scratch.order, waves);
-    }
+    if constexpr (std::is_same_v<Ordinal, Offset>)
+      if (scratch.remaining.extent(0) >= waves) spare = scratch.remaining;
+    if (spare.extent(0) < waves) reserve_capacity(scratch.order, waves, "layout spare");
   }
-  detail::stable_level_sort(space, groups, plan.level, plan.waves, spare, scratch);
-  if (walk.groups_on_device)
-    detail::group_offsets_from_sorted_levels(space, groups, plan.level, plan.waves,
-                                             plan.group_offsets);
+  layout_from_levels(space, groups, plan, scratch, /*offsets_known=*/!walk.groups_on_device,
+                     spare);
   space.fence();
   return plan;
 }
