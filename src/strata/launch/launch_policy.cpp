@@ -152,12 +152,12 @@ ExecutionRecommendation LaunchPolicy::recommend_execution(const ExecutionShape& 
   }
   // E4. Measured on the H200 (docs/executor.md, 2026-12-04): with the
   // team leader deciding once per group for its threads, the persistent
-  // kernel took 3.3 us per group on sweep3d-100 against 4.4 for a launch per
-  // group queued on the instance (3.5 against 4.5 on layered-1000x100):
+  // kernel took 3.2 us per group on sweep3d-100 against 4.8 for a launch per
+  // group queued on the instance (3.4 against 4.6 on layered-1000x100):
   // every group there runs in one pass of the co-resident league. Where the
   // widest group needs several passes (the ilu3d-100 row solve: 144,102 rows
   // in its widest level, 67,584 resident threads) the queued launches, which
-  // spread a group over the whole device, won (13.4 against 14.4 us).
+  // spread a group over the whole device, won (13.0 against 13.9 us).
   // Host backends: a launch per group is a function call, cheaper than
   // spinning at a barrier.
   const bool one_pass = s.widest_group <= s.persistent_waves_at_once;
