@@ -88,23 +88,13 @@ struct WaveState {
   /// Leader only. False once the run stops: an error, the drain flag, or the
   /// deadline passed after this run completed at least one wave (so every
   /// run makes progress and a loop of runs always finishes).
-  KOKKOS_INLINE_FUNCTION bool may_start() const {
-    if (volatile_load(word(stop_word)) != 0) return false;
-    if (volatile_load(word(run_completed)) != 0 &&
-        device_clock_ns() >= volatile_load(word(deadline_ns))) {
-      Kokkos::atomic_fetch_max(word(stop_word), stop_drain);
-      return false;
-    }
-    return true;
-  }
+  KOKKOS_INLINE_FUNCTION bool may_start() const { return start_code() != lanes_stop; }
 
   /// may_start() for a team whose threads each start a wave of their own
   /// (thread-level waves, a wave per thread): the leader decides once for
-  /// the team and broadcasts the decision. The three words are loaded
-  /// together (one memory round trip, where may_start() makes up to three
-  /// dependent ones), and the answer says whether a wave has completed in
-  /// this run, so the lanes' record() need not read that flag again.
-  /// Every thread of the team calls it.
+  /// the team and broadcasts the decision, which also says whether a wave
+  /// has completed in this run, so the lanes' record() need not read that
+  /// flag again. Every thread of the team calls it.
   template <class Member>
   KOKKOS_INLINE_FUNCTION int team_start(const Member& team) const {
     int code = lanes_stop;
@@ -113,7 +103,9 @@ struct WaveState {
     return code;
   }
 
-  /// The leader's part of team_start().
+  /// The decision of may_start() and team_start(), as a LanesStart code. The
+  /// three words are loaded together: one memory round trip, not up to
+  /// three dependent ones (the deadline is fixed for the run).
   KOKKOS_INLINE_FUNCTION int start_code() const {
     const std::uint64_t stop = volatile_load(word(stop_word));
     const std::uint64_t done = volatile_load(word(run_completed));
