@@ -199,6 +199,7 @@ TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE4) {
       // E4 on a device: persistent when the widest group runs in one pass
       {shape(10 * 8 * w, 10, 8, 8, false, 8 * w, 8 * w), ExecutionStrategy::Persistent},
       {shape(10 * 8 * w, 10, 8, 8, false, 8 * w + 1, 8 * w), ExecutionStrategy::Layered},
+      {shape(10 * 8 * w, 10, 8, 8, false), ExecutionStrategy::Layered},  // widest not given
   };
   for (const Row& row : rows) {
     const ExecutionRecommendation rec = p.recommend_execution(row.shape);

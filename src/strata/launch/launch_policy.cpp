@@ -160,7 +160,8 @@ ExecutionRecommendation LaunchPolicy::recommend_execution(const ExecutionShape& 
   // spread a group over the whole device, won (13.0 against 13.9 us).
   // Host backends: a launch per group is a function call, cheaper than
   // spinning at a barrier.
-  const bool one_pass = s.widest_group <= s.persistent_waves_at_once;
+  // (widest_group 0: not given, so no pass is known to suffice)
+  const bool one_pass = s.widest_group != 0 && s.widest_group <= s.persistent_waves_at_once;
   if (!s.host_backend && one_pass) {
     rec.strategy = ExecutionStrategy::Persistent;
     rec.reason = shape + " fills " + std::to_string(teams) + " resident teams and the widest "

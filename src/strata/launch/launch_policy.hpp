@@ -54,7 +54,7 @@ struct ExecutionShape {
   std::uint32_t device_concurrency = 0;  ///< hardware threads (1: Kokkos::Serial)
   std::uint32_t resident_teams = 1;      ///< the persistent modes' co-resident league
   bool host_backend = true;              ///< kernel launches are host calls, no device queue
-  std::uint64_t widest_group = 0;        ///< waves in the plan's widest group
+  std::uint64_t widest_group = 0;        ///< waves in the plan's widest group (0: not given)
   /// Waves the persistent mode's league runs at once (its teams, or its
   /// threads for thread-level waves): a group no wider runs in one pass.
   std::uint64_t persistent_waves_at_once = 0;
