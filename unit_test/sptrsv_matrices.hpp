@@ -20,7 +20,7 @@ namespace strata_sptrsv_test {
 struct HostCsr {
   int rows = 0;
   std::vector<int> row_map{0};  ///< rows + 1
-  std::vector<int> entries;     ///< ascending per row
+  std::vector<int> entries;     ///< ascending per row where generated here
   std::vector<double> values;
 };
 

@@ -9,12 +9,13 @@
 //
 // Kokkos Kernels' own level-set symbolic phase copies the matrix to the host
 // and levels its rows in a serial loop there, on every backend. This one
-// checks the matrix and plans its rows straight from its CSR on the handle's
-// execution space (strata::plan_in_edges: one pass in row order — on a
-// device ticket-ordered, every row levelled once the rows it reads are; the
-// Kahn levels of the rows are exactly Kokkos Kernels' level sets), then
-// writes the handle as Kokkos Kernels' symbolic phase of the same version
-// would, field for field (schedule_layout.hpp):
+// checks the matrix and levels its rows straight from its CSR on the
+// handle's execution space — on a device ticket-ordered, every row levelled
+// once the rows it reads are (strata::plan_in_edges), on a host backend in
+// one checking pass in row order (strata::levels_from_in_edges); the Kahn
+// levels of the rows are exactly Kokkos Kernels' level sets — then writes
+// the handle as Kokkos Kernels' symbolic phase of the same version would,
+// field for field (schedule_layout.hpp):
 // nodes_grouped_by_level, nodes_per_level and their host copies, level_list,
 // the level count, the TP1CHAIN chain and the symbolic-complete flag. The
 // solve therefore runs unchanged and gives bitwise the same x.
@@ -124,46 +125,58 @@ void sptrsv_symbolic(const ExecSpace& space, KernelHandle* handle, const RowMap&
           "give 0 <= row_map(0) <= row_map(rows) <= entries.extent(0)");
   }
 
-  // 1. The matrix: triangular as declared, every diagonal stored. On a host
-  //    backend the levelling pass (2.) checks the rows as it reads them; on a
-  //    device they are checked first, in one parallel pass (the device pass
-  //    trusts its caller). A bad matrix is named by its first offending row
-  //    on every backend (first_row_defect).
-  const auto throw_first_defect = [&]() {
-    const std::uint64_t defect = detail::first_row_defect(space, row_map, entries, lower);
-    if (defect != std::numeric_limits<std::uint64_t>::max())
-      throw detail::row_defect_error(defect, row_map, entries, lower);
-  };
-  if constexpr (!plan_in_edges_checks_rows<ExecSpace>()) throw_first_defect();
-
-  // 2. The rows' levels, straight from the matrix (plan_in_edges: one pass in
-  //    row order, ticket-ordered on a device). A device pass gives up on a
-  //    matrix deeper than its budget; the rows are then planned as a
-  //    dependency list by the layer walk.
-  PlannerScratch<ExecSpace, Ordinal, Offset> scratch;
-  InEdgeCheck check;
-  check.require_diagonal = true;
-  std::optional<BarrierPlan<ExecSpace, Ordinal>> planned =
-      plan_in_edges(space, row_map, entries, /*mirrored=*/!lower, scratch, &check);
-  if (!check.valid) {
-    throw_first_defect();  // the same conditions: it names the row
+  // The rows are checked (triangular as declared, every diagonal stored)
+  // and named by their first offending row on every backend
+  // (first_row_defect).
+  constexpr std::uint64_t no_defect = std::numeric_limits<std::uint64_t>::max();
+  const auto throw_defect = [&](std::uint64_t defect) {
+    if (defect != no_defect) throw detail::row_defect_error(defect, row_map, entries, lower);
     throw PlanError::invalid_argument(
         std::string("sptrsv_symbolic: the matrix is not ") + (lower ? "lower" : "upper") +
             " triangular with every diagonal stored",
         "give the triangle and the diagonal of every row");
-  }
-  if (!planned) {
-    const auto deps = detail::counted_row_dependencies<Ordinal>(space, row_map, entries, lower);
-    const Kokkos::View<const WaveDependency<Ordinal>*, typename ExecSpace::memory_space> list =
-        deps;
-    planned = plan_barriers(space, rows, list, scratch);
-  }
-  const BarrierPlan<ExecSpace, Ordinal>& plan = *planned;
+  };
 
-  // 3. The handle, as Kokkos Kernels' symbolic phase leaves it.
-  detail::check_chain_fits(*sh, rows, plan.group_count());
-  sh->new_init_handle(static_cast<size_type>(rows));
-  detail::fill_level_schedule(space, *sh, plan, row_map, entries, lower);
+  if constexpr (plan_in_edges_checks_rows<ExecSpace>()) {
+    // A host backend: one pass in row order levels the rows and checks them
+    // as it reads them (strata::levels_from_in_edges: level(i) = 1 + max
+    // level(pred), Kokkos Kernels' own one-pass level set), then one pass
+    // places them by level into the handle. No plan in between: the same
+    // passes as Kokkos Kernels' phase, so it is never the slower.
+    using Levels = Kokkos::View<Ordinal*, typename ExecSpace::memory_space>;
+    const Levels level = allocate_view<Levels>(rows, "sptrsv row levels");
+    const Levels count = allocate_view<Levels>(rows, "sptrsv rows per level");
+    const std::optional<std::uint64_t> groups =
+        levels_from_in_edges(space, row_map, entries, /*mirrored=*/!lower,
+                             /*require_diagonal=*/true, level, count);
+    if (!groups) throw_defect(detail::first_row_defect(space, row_map, entries, lower));
+    detail::check_chain_fits(*sh, rows, *groups);
+    sh->new_init_handle(static_cast<size_type>(rows));
+    detail::write_schedule_from_levels(space, *sh, level, count, *groups, lower);
+    detail::finish_level_schedule(space, *sh, *groups, row_map, entries, lower);
+  } else {
+    // A device: the rows are checked first, in one parallel pass (the
+    // device pass trusts its caller), then planned straight from the matrix
+    // (plan_in_edges: ticket-ordered, every row levelled once the rows it
+    // reads are). A matrix deeper than the device pass's budget is planned
+    // as a dependency list by the layer walk.
+    const std::uint64_t defect = detail::first_row_defect(space, row_map, entries, lower);
+    if (defect != no_defect) throw_defect(defect);
+    PlannerScratch<ExecSpace, Ordinal, Offset> scratch;
+    std::optional<BarrierPlan<ExecSpace, Ordinal>> planned =
+        plan_in_edges(space, row_map, entries, /*mirrored=*/!lower, scratch);
+    if (!planned) {
+      const auto deps = detail::counted_row_dependencies<Ordinal>(space, row_map, entries, lower);
+      const Kokkos::View<const WaveDependency<Ordinal>*, typename ExecSpace::memory_space> list =
+          deps;
+      planned = plan_barriers(space, rows, list, scratch);
+    }
+    const BarrierPlan<ExecSpace, Ordinal>& plan = *planned;
+    detail::check_chain_fits(*sh, rows, plan.group_count());
+    sh->new_init_handle(static_cast<size_type>(rows));
+    detail::write_schedule_from_plan(space, *sh, plan, lower);
+    detail::finish_level_schedule(space, *sh, plan.group_count(), row_map, entries, lower);
+  }
 }
 
 /// The symbolic phase on a default instance of the handle's execution space

@@ -62,6 +62,29 @@ constexpr bool plan_in_edges_checks_rows() {
                                     typename ExecSpace::memory_space>::accessible;
 }
 
+/// The host pass of plan_in_edges on its own, for a caller that lays the
+/// levels out itself (kokkos_kernels/sptrsv_symbolic.hpp writes a Kokkos
+/// Kernels handle straight from them, as Kokkos Kernels' own phase does):
+/// level(w) for every wave w (row w; mirrored, row rows-1-w) and count(l) =
+/// the waves of level l for every l below the returned level count. `level`
+/// has one entry per row, `count` at least as many; both are overwritten.
+/// The rows are checked as plan_in_edges checks them (the diagonal where
+/// `require_diagonal`); std::nullopt on the first that fails. Host backends
+/// only (one thread in row order; a device levels its rows by tickets).
+template <class ExecSpace, class RowMap, class Entries, class LevelView, class CountView>
+std::optional<std::uint64_t> levels_from_in_edges(const ExecSpace& space, const RowMap& row_map,
+                                                  const Entries& entries, bool mirrored,
+                                                  bool require_diagonal, const LevelView& level,
+                                                  const CountView& count) {
+  static_assert(plan_in_edges_checks_rows<ExecSpace>(),
+                "strata::levels_from_in_edges runs on host backends (a device levels its rows "
+                "with plan_in_edges' ticket-ordered pass)");
+  const detail::CheckedLevels pass =
+      detail::in_edge_levels(space, row_map, entries, mirrored, require_diagonal, level, count);
+  if (!pass.valid) return std::nullopt;
+  return pass.levels.groups;
+}
+
 template <class ExecSpace, class Ordinal, class Offset, class RowMap, class Entries>
 std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
     const ExecSpace& space, const RowMap& row_map, const Entries& entries, bool mirrored,
@@ -78,13 +101,13 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
     reserve_capacity(scratch.order, waves, "waves per level");
     const auto count = prefix(scratch.order, waves);
     const bool require_diagonal = check != nullptr && check->require_diagonal;
-    const detail::CheckedLevels pass = detail::in_edge_levels(
+    const std::optional<std::uint64_t> groups = levels_from_in_edges(
         space, row_map, entries, mirrored, require_diagonal, plan.level, count);
     if (check != nullptr) {
       check->checked = true;
-      check->valid = pass.valid;
+      check->valid = groups.has_value();
     }
-    if (!pass.valid) {
+    if (!groups) {
       if (check != nullptr) return std::nullopt;
       throw PlanError::invalid_argument(
           "plan_in_edges: a row of the " + std::to_string(waves) +
@@ -95,10 +118,9 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
               " triangular matrix (pass an InEdgeCheck to learn of a bad matrix without an "
               "exception)");
     }
-    plan.group_offsets =
-        allocate_view<typename Plan::view_type>(pass.levels.groups + 1, "group offsets");
-    detail::layout_from_level_counts(space, pass.levels.groups, plan.level, count,
-                                     plan.group_offsets, plan.waves);
+    plan.group_offsets = allocate_view<typename Plan::view_type>(*groups + 1, "group offsets");
+    detail::layout_from_level_counts(space, *groups, plan.level, count, plan.group_offsets,
+                                     plan.waves);
   } else {  // the ticket-ordered pass, then the layout from the levels
     if (check != nullptr) check->checked = false;
     const detail::TicketLevelsResult levels =

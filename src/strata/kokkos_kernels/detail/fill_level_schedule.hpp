@@ -1,14 +1,16 @@
 #pragma once
-// A BarrierPlan of a triangular matrix's rows (row_dependencies.hpp) written
-// into a Kokkos Kernels sptrsv handle as the level schedule its solve reads,
-// field for field as Kokkos Kernels' own symbolic phase leaves it
-// (schedule_layout.hpp): nodes_grouped_by_level, nodes_per_level (device,
-// zero past the last level) and its host copy, the host copy of
-// nodes_grouped_by_level, level_list, the level count, the stored diagonal
-// offsets where that version records them, then the TP1CHAIN chain (Kokkos
-// Kernels' own host pass over the level sizes) and the symbolic-complete flag.
-// The handle has been through new_init_handle(rows): its Views are allocated,
-// the host level counts zero.
+// The levels of a triangular matrix's rows written into a Kokkos Kernels
+// sptrsv handle as the level schedule its solve reads, field for field as
+// Kokkos Kernels' own symbolic phase leaves it (schedule_layout.hpp):
+// nodes_grouped_by_level, nodes_per_level (device, zero past the last level)
+// and its host copy, the host copy of nodes_grouped_by_level, level_list, the
+// level count, the stored diagonal offsets where that version records them,
+// then the TP1CHAIN chain (Kokkos Kernels' own host pass over the level
+// sizes) and the symbolic-complete flag. The three arrays come from a
+// BarrierPlan of the rows on a device (write_schedule_from_plan) and straight
+// from the rows' levels on a host backend (write_schedule_from_levels);
+// finish_level_schedule writes the rest. The handle has been through
+// new_init_handle(rows): its Views are allocated, the host level counts zero.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,6 +19,7 @@
 #include <KokkosSparse_sptrsv_symbolic_impl.hpp>
 
 #include <strata/core/error.hpp>
+#include <strata/core/one_thread_policy.hpp>
 #include <strata/kokkos_kernels/detail/schedule_layout.hpp>
 #include <strata/kokkos_kernels/detail/triangle_check.hpp>
 #include <strata/plan/barrier_plan.hpp>
@@ -42,10 +45,11 @@ void check_chain_fits(const SptrsvHandle& sh, std::uint64_t rows, std::uint64_t 
       "SEQLVLSCHD_RP for a matrix whose rows form one chain");
 }
 
-/// Writes the schedule of `plan` (waves = row positions) into `sh`.
-template <class ExecSpace, class SptrsvHandle, class Plan, class RowMap, class Entries>
-void fill_level_schedule(const ExecSpace& space, SptrsvHandle& sh, const Plan& plan,
-                         const RowMap& row_map, const Entries& entries, bool lower) {
+/// Writes nodes_grouped_by_level, nodes_per_level and level_list of `sh`
+/// from `plan` (waves = row positions), in parallel (the device path).
+template <class ExecSpace, class SptrsvHandle, class Plan>
+void write_schedule_from_plan(const ExecSpace& space, SptrsvHandle& sh, const Plan& plan,
+                              bool lower) {
   using lno_t = typename SptrsvHandle::nnz_lno_t;
   using signed_t = typename SptrsvHandle::signed_integral_t;
   const std::uint64_t rows = plan.wave_count();
@@ -91,7 +95,68 @@ void fill_level_schedule(const ExecSpace& space, SptrsvHandle& sh, const Plan& p
       KOKKOS_LAMBDA(const std::size_t i) {
         level_list(i) = signed_t(level(row_position(i, rows, lower))) + signed_t(base);
       });
+}
 
+/// Writes nodes_grouped_by_level, nodes_per_level and level_list of `sh`
+/// straight from the rows' levels (strata::levels_from_in_edges: level(w)
+/// of wave w, count(l) = waves of level l for l < groups; `count` is
+/// consumed) — the host path, with no plan in between. One thread places
+/// the rows by level as Kokkos Kernels' own phase does (a counting sort in
+/// the order a level lists them); level_list and the zero tail of
+/// nodes_per_level are written by every thread (written on one thread, the
+/// half of level_list that new_init_handle's parallel fill left in another
+/// core's cache doubled the placement's time on two threads).
+template <class ExecSpace, class SptrsvHandle, class LevelView, class CountView>
+void write_schedule_from_levels(const ExecSpace& space, SptrsvHandle& sh, const LevelView& level,
+                                const CountView& count, std::uint64_t groups, bool lower) {
+  using lno_t = typename SptrsvHandle::nnz_lno_t;
+  using signed_t = typename SptrsvHandle::signed_integral_t;
+  using C = typename CountView::non_const_value_type;
+  const std::uint64_t rows = level.extent(0);
+  const auto grouped = sh.get_nodes_grouped_by_level();
+  const auto per_level = sh.get_nodes_per_level();
+  const auto level_list = sh.get_level_list();
+  const long long base = level_list_base;
+  // A level's rows ascend, but descend for an upper matrix where the
+  // version lists them so (schedule_layout.hpp).
+  const bool descending = !lower && !upper_levels_ascending;
+  Kokkos::parallel_for(
+      "strata::kokkos_kernels::level_list", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
+      KOKKOS_LAMBDA(const std::size_t row) {
+        level_list(row) = signed_t(level(lower ? row : rows - 1 - row)) + signed_t(base);
+      });
+  Kokkos::parallel_for(
+      "strata::kokkos_kernels::place_rows_by_level", one_thread_policy(space),
+      KOKKOS_LAMBDA(const std::size_t) {
+        std::uint64_t running = 0;  // count(l) becomes level l's next place
+        for (std::uint64_t l = 0; l < groups; ++l) {
+          const std::uint64_t c = count(l);
+          per_level(l) = lno_t(c);
+          count(l) = C(running);
+          running += c;
+        }
+        for (std::uint64_t k = 0; k < rows; ++k) {
+          const std::uint64_t row = descending ? rows - 1 - k : k;
+          const std::uint64_t g = level(lower ? row : rows - 1 - row);
+          grouped(count(g)++) = lno_t(row);
+        }
+      });
+  // nodes_per_level past the last level: zero (Kokkos Kernels copies its
+  // whole host array)
+  Kokkos::parallel_for(
+      "strata::kokkos_kernels::nodes_per_level",
+      Kokkos::RangePolicy<ExecSpace>(space, groups, per_level.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t l) { per_level(l) = lno_t(0); });
+}
+
+/// What follows the three arrays: the stored diagonal offsets where the
+/// version records them, the host copies, the level count, the TP1CHAIN
+/// chain and the symbolic-complete flag.
+template <class ExecSpace, class SptrsvHandle, class RowMap, class Entries>
+void finish_level_schedule(const ExecSpace& space, SptrsvHandle& sh, std::uint64_t levels,
+                           const RowMap& row_map, const Entries& entries, bool lower) {
+  using lno_t = typename SptrsvHandle::nnz_lno_t;
+  const std::uint64_t rows = row_map.extent(0) - 1;
   // Stored diagonal offsets (the sweep layout only): the sweep visits a row's
   // entries forwards (lower) or backwards (upper), so a repeated diagonal
   // leaves its last (lower) or first (upper) offset.
@@ -116,7 +181,8 @@ void fill_level_schedule(const ExecSpace& space, SptrsvHandle& sh, const Plan& p
 
   // The host copies: nodes_grouped_by_level whole, nodes_per_level's levels
   // (the rest is zero since new_init_handle).
-  Kokkos::deep_copy(space, sh.get_host_nodes_grouped_by_level(), grouped);
+  Kokkos::deep_copy(space, sh.get_host_nodes_grouped_by_level(), sh.get_nodes_grouped_by_level());
+  const auto per_level = sh.get_nodes_per_level();
   const auto host_per_level = sh.get_host_nodes_per_level();
   Kokkos::deep_copy(space, Kokkos::subview(host_per_level, std::make_pair(std::size_t(0), std::size_t(levels))),
                     Kokkos::subview(per_level, std::make_pair(std::size_t(0), std::size_t(levels))));

@@ -30,43 +30,13 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/one_thread_policy.hpp>
 #include <strata/core/ordinal.hpp>
 #include <strata/core/prefetch.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
 namespace strata::detail {
-
-/// Where a one-thread kernel runs: Kokkos::Serial when it is enabled and can
-/// read the space's memory (host backends: a one-iteration kernel on OpenMP
-/// would still fork and join every thread of the pool, which on a loaded
-/// machine waits for descheduled threads), else the space itself.
-template <class ExecSpace, class = void>
-struct one_thread_space {
-  using type = ExecSpace;
-  static type make(const ExecSpace& space) { return space; }
-};
-#ifdef KOKKOS_ENABLE_SERIAL
-template <class ExecSpace>
-struct one_thread_space<
-    ExecSpace, std::enable_if_t<!std::is_same_v<ExecSpace, Kokkos::Serial> &&
-                                Kokkos::SpaceAccessibility<
-                                    Kokkos::Serial, typename ExecSpace::memory_space>::accessible>> {
-  using type = Kokkos::Serial;
-  static type make(const ExecSpace& space) {
-    space.fence();  // the space's earlier kernels have written what the serial one reads
-    return Kokkos::Serial();
-  }
-};
-#endif
-
-/// A RangePolicy of one iteration on one_thread_space.
-template <class ExecSpace>
-Kokkos::RangePolicy<typename one_thread_space<ExecSpace>::type> one_thread_policy(
-    const ExecSpace& space) {
-  return Kokkos::RangePolicy<typename one_thread_space<ExecSpace>::type>(
-      one_thread_space<ExecSpace>::make(space), 0, 1);
-}
 
 /// Whether every row's targets lie above the row, i.e. the ids are a
 /// topological order (one reduction over the CSR). A built graph is free of
@@ -296,9 +266,10 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
           const long long begin = static_cast<long long>(row_map(row));
           const long long end = static_cast<long long>(row_map(row + 1));
           if (begin < 0 || end < begin || end > stored) return;
-          std::uint64_t mine = 0;  // 1 + the deepest predecessor, 0 for none
-          bool diagonal = false;
-          for (long long e = begin; e < end; ++e) {
+          // A column is read as long long first, so that a negative one is
+          // huge as size_t. Legal: the diagonal, or 0 <= c < row (lower),
+          // row < c < rows (upper).
+          const auto prefetch_ahead = [&](long long e) {
             // The columns' levels are scattered (a permuted matrix): the
             // level of the entry prefetch_distance ahead in pass order (the
             // rows after this one lie below it when mirrored) is prefetched,
@@ -309,21 +280,54 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
               const std::size_t a = std::size_t(static_cast<long long>(entries(ahead)));
               if (a < waves) prefetch_read(levels + (Mirrored ? waves - 1 - a : a));
             }
-            // A column is read as long long first, so that a negative one is
-            // huge as size_t. Legal: the diagonal, or 0 <= c < row (lower),
-            // row < c < rows (upper). The check is a branch that is never
-            // taken on a valid matrix, off the path of the level's load
-            // (folding it into the load's address cost a third of the pass).
-            const std::size_t c = std::size_t(static_cast<long long>(entries(e)));
-            if (c == row) {
-              diagonal = true;
-              continue;
+          };
+          const auto level_after = [&](std::size_t c) {
+            return std::uint64_t(levels[Mirrored ? waves - 1 - c : c]) + 1;
+          };
+          std::uint64_t mine = 0;  // 1 + the deepest predecessor, 0 for none
+          // A row sorted by column keeps its diagonal last (lower) or first
+          // (upper): that entry is checked once, and the others are read
+          // with one branch that a valid row never takes. (Testing every
+          // entry for the diagonal mispredicts once per row, where the row
+          // ends; that was a tenth of the pass.) Any other row is read again
+          // by the general loop below.
+          const long long diagonal_at = Mirrored ? begin : end - 1;
+          bool sorted = end > begin &&
+                        std::size_t(static_cast<long long>(entries(diagonal_at))) == row;
+          if (sorted) {
+            const long long first = Mirrored ? begin + 1 : begin;
+            const long long last = Mirrored ? end : end - 1;
+            for (long long e = first; e < last; ++e) {
+              prefetch_ahead(e);
+              const std::size_t c = std::size_t(static_cast<long long>(entries(e)));
+              // (mirrored: c inside row+1..waves-1, as one unsigned compare)
+              if (Mirrored ? c - (row + 1) >= waves - (row + 1) : c >= row) {
+                sorted = false;
+                break;
+              }
+              const std::uint64_t next = level_after(c);
+              mine = next > mine ? next : mine;
             }
-            if (Mirrored ? (c < row || c >= waves) : c > row) return;
-            const std::uint64_t next = std::uint64_t(levels[Mirrored ? waves - 1 - c : c]) + 1;
-            mine = next > mine ? next : mine;
           }
-          if (require_diagonal && !diagonal) return;
+          if (!sorted) {
+            mine = 0;
+            bool diagonal = false;
+            for (long long e = begin; e < end; ++e) {
+              prefetch_ahead(e);
+              // The check is a branch that is never taken on a valid matrix,
+              // off the path of the level's load (folding it into the load's
+              // address cost a third of the pass).
+              const std::size_t c = std::size_t(static_cast<long long>(entries(e)));
+              if (c == row) {
+                diagonal = true;
+                continue;
+              }
+              if (Mirrored ? (c < row || c >= waves) : c > row) return;
+              const std::uint64_t next = level_after(c);
+              mine = next > mine ? next : mine;
+            }
+            if (require_diagonal && !diagonal) return;
+          }
           level(w) = LevelType(mine);
           // The waves per level, counted on the way (count(l) is zeroed when
           // level l first appears).
