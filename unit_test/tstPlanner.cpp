@@ -669,6 +669,56 @@ TEST(PlannerModes, InEdgePlanGivesUpPastTheDepthBudgetOnDevices) {
   if (host) EXPECT_EQ(plan->group_count(), std::size_t(n));
 }
 
+// levels_from_in_edges, plan_in_edges' host pass on its own: the levels by
+// wave (a mirrored row r is wave rows-1-r) or by row, the same counts, the
+// level count of plan_in_edges' plan, and no levels for a bad row. Host
+// backends only (a generic lambda, so that a device build never
+// instantiates it).
+TEST(PlannerModes, LevelsFromInEdgesByWaveAndByRow) {
+  const auto check = [](auto space) {
+    using Space = decltype(space);
+    if constexpr (plan_in_edges_checks_rows<Space>()) {
+      using Mem = typename Space::memory_space;
+      struct Case {
+        bool mirrored;
+        std::vector<int> row_map, entries;
+      };
+      const std::vector<Case> cases = {
+          {false, {0, 1, 3, 6, 8}, {0, 0, 1, 2, 1, 0, 3, 0}},  // unsorted, lower
+          {true, {0, 3, 5, 6}, {2, 0, 1, 2, 1, 2}},           // unsorted, upper
+          {true, {0, 3, 5, 7, 8}, {0, 1, 3, 1, 2, 2, 3, 3}},  // sorted, upper
+      };
+      for (const auto& c : cases) {
+        const std::size_t rows = c.row_map.size() - 1;
+        const auto rm = to_device(c.row_map, "row_map");
+        const auto en = to_device(c.entries, "entries");
+        Kokkos::View<std::uint32_t*, Mem> by_wave("by wave", rows), by_row("by row", rows);
+        Kokkos::View<std::uint32_t*, Mem> wave_count("counts", rows), row_count("counts", rows);
+        const auto groups = levels_from_in_edges(space, rm, en, c.mirrored, true, by_wave, wave_count);
+        const auto same = levels_from_in_edges(space, rm, en, c.mirrored, true, by_row, row_count, true);
+        ASSERT_TRUE(groups.has_value() && same.has_value());
+        EXPECT_EQ(*groups, *same);
+        PlannerScratch<Space> scratch;
+        EXPECT_EQ(plan_in_edges(space, rm, en, c.mirrored, scratch)->group_count(), *groups);
+        const auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), by_wave);
+        const auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), by_row);
+        const auto wc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), wave_count);
+        const auto rc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_count);
+        for (std::size_t row = 0; row < rows; ++row)
+          EXPECT_EQ(r(row), w(c.mirrored ? rows - 1 - row : row)) << "row " << row;
+        for (std::size_t l = 0; l < *groups; ++l) EXPECT_EQ(rc(l), wc(l)) << "level " << l;
+      }
+      // A column on the wrong side of the diagonal: no levels either way.
+      const auto rm = to_device(std::vector<int>{0, 2, 3}, "row_map");
+      const auto en = to_device(std::vector<int>{0, 1, 1}, "entries");
+      Kokkos::View<std::uint32_t*, Mem> level("level", 2), count("count", 2);
+      for (const bool by_row : {false, true})
+        EXPECT_FALSE(levels_from_in_edges(space, rm, en, false, true, level, count, by_row));
+    }
+  };
+  check(TEST_EXECSPACE());
+}
+
 // plan_in_edges checks the rows in its host pass (plan_in_edges_checks_rows):
 // a bad row ends it with InEdgeCheck::valid false and no plan, or with an
 // InvalidArgument where no InEdgeCheck was given. A device pass trusts its
@@ -727,7 +777,8 @@ TEST(PlannerModes, InEdgePlanChecksRowsOnHosts) {
     }
   }
   // Rows whose levels outgrow prefetch_min_bytes take the pass with the
-  // prefetch: row i waits for row i/2 (lower; upper mirrored), so the
+  // prefetch (lower; the upper pass has none): row i waits for row i/2
+  // (lower; upper mirrored), so the
   // deepest level is floor(log2(rows - 1)) + 1; a wrong-side entry in the
   // last row is still found.
   if constexpr (plan_in_edges_checks_rows<Space>()) {

@@ -144,11 +144,11 @@ void sptrsv_symbolic(const ExecSpace& space, KernelHandle* handle, const RowMap&
     // places them by level into the handle. No plan in between: the same
     // passes as Kokkos Kernels' phase, so it is never the slower.
     using Levels = Kokkos::View<Ordinal*, typename ExecSpace::memory_space>;
-    const Levels level = allocate_view<Levels>(rows, "sptrsv row levels");
+    const Levels level = allocate_view<Levels>(rows, "sptrsv row levels");  // by row
     const Levels count = allocate_view<Levels>(rows, "sptrsv rows per level");
     const std::optional<std::uint64_t> groups =
         levels_from_in_edges(space, row_map, entries, /*mirrored=*/!lower,
-                             /*require_diagonal=*/true, level, count);
+                             /*require_diagonal=*/true, level, count, /*by_row=*/true);
     if (!groups) throw_defect(detail::first_row_defect(space, row_map, entries, lower));
     detail::check_chain_fits(*sh, rows, *groups);
     sh->new_init_handle(static_cast<size_type>(rows));

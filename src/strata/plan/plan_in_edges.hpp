@@ -65,9 +65,11 @@ constexpr bool plan_in_edges_checks_rows() {
 /// The host pass of plan_in_edges on its own, for a caller that lays the
 /// levels out itself (kokkos_kernels/sptrsv_symbolic.hpp writes a Kokkos
 /// Kernels handle straight from them, as Kokkos Kernels' own phase does):
-/// level(w) for every wave w (row w; mirrored, row rows-1-w) and count(l) =
-/// the waves of level l for every l below the returned level count. `level`
-/// has one entry per row, `count` at least as many; both are overwritten.
+/// level(w) for every wave w (row w; mirrored, row rows-1-w) — with
+/// `by_row`, level(r) for every row r instead (the same unless mirrored) —
+/// and count(l) = the waves of level l for every l below the returned level
+/// count. `level` has one entry per row, `count` at least as many; both are
+/// overwritten.
 /// The rows are checked as plan_in_edges checks them (the diagonal where
 /// `require_diagonal`); std::nullopt on the first that fails. Host backends
 /// only (one thread in row order; a device levels its rows by tickets).
@@ -75,12 +77,12 @@ template <class ExecSpace, class RowMap, class Entries, class LevelView, class C
 std::optional<std::uint64_t> levels_from_in_edges(const ExecSpace& space, const RowMap& row_map,
                                                   const Entries& entries, bool mirrored,
                                                   bool require_diagonal, const LevelView& level,
-                                                  const CountView& count) {
+                                                  const CountView& count, bool by_row = false) {
   static_assert(plan_in_edges_checks_rows<ExecSpace>(),
                 "strata::levels_from_in_edges runs on host backends (a device levels its rows "
                 "with plan_in_edges' ticket-ordered pass)");
-  const detail::CheckedLevels pass =
-      detail::in_edge_levels(space, row_map, entries, mirrored, require_diagonal, level, count);
+  const detail::CheckedLevels pass = detail::in_edge_levels(
+      space, row_map, entries, mirrored, require_diagonal, level, count, by_row);
   if (!pass.valid) return std::nullopt;
   return pass.levels.groups;
 }

@@ -98,8 +98,8 @@ void write_schedule_from_plan(const ExecSpace& space, SptrsvHandle& sh, const Pl
 }
 
 /// Writes nodes_grouped_by_level, nodes_per_level and level_list of `sh`
-/// straight from the rows' levels (strata::levels_from_in_edges: level(w)
-/// of wave w, count(l) = waves of level l for l < groups; `count` is
+/// straight from the rows' levels (strata::levels_from_in_edges by row:
+/// level(r) of row r, count(l) = rows of level l for l < groups; `count` is
 /// consumed) — the host path, with no plan in between. One thread places
 /// the rows by level as Kokkos Kernels' own phase does (a counting sort in
 /// the order a level lists them); level_list and the zero tail of
@@ -123,7 +123,7 @@ void write_schedule_from_levels(const ExecSpace& space, SptrsvHandle& sh, const 
   Kokkos::parallel_for(
       "strata::kokkos_kernels::level_list", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
       KOKKOS_LAMBDA(const std::size_t row) {
-        level_list(row) = signed_t(level(lower ? row : rows - 1 - row)) + signed_t(base);
+        level_list(row) = signed_t(level(row)) + signed_t(base);
       });
   Kokkos::parallel_for(
       "strata::kokkos_kernels::place_rows_by_level", one_thread_policy(space),
@@ -137,7 +137,7 @@ void write_schedule_from_levels(const ExecSpace& space, SptrsvHandle& sh, const 
         }
         for (std::uint64_t k = 0; k < rows; ++k) {
           const std::uint64_t row = descending ? rows - 1 - k : k;
-          const std::uint64_t g = level(lower ? row : rows - 1 - row);
+          const std::uint64_t g = level(row);
           grouped(count(g)++) = lno_t(row);
         }
       });
