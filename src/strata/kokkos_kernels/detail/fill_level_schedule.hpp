@@ -11,6 +11,7 @@
 // from the rows' levels on a host backend (write_schedule_from_levels);
 // finish_level_schedule writes the rest. The handle has been through
 // new_init_handle(rows): its Views are allocated, the host level counts zero.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -100,12 +101,12 @@ void write_schedule_from_plan(const ExecSpace& space, SptrsvHandle& sh, const Pl
 /// Writes nodes_grouped_by_level, nodes_per_level and level_list of `sh`
 /// straight from the rows' levels (strata::levels_from_in_edges by row:
 /// level(r) of row r, count(l) = rows of level l for l < groups; `count` is
-/// consumed) — the host path, with no plan in between. One thread places
-/// the rows by level as Kokkos Kernels' own phase does (a counting sort in
-/// the order a level lists them); level_list and the zero tail of
-/// nodes_per_level are written by every thread (written on one thread, the
-/// half of level_list that new_init_handle's parallel fill left in another
-/// core's cache doubled the placement's time on two threads).
+/// consumed where one slice serves) — the host path, with no plan in
+/// between: a counting sort of the rows by level in the order a level lists
+/// them, as Kokkos Kernels' own phase does, spread over the threads. (On one
+/// thread, two threads' worth of it ran twice as long: new_init_handle's
+/// parallel fills leave half of the handle's arrays in another core's
+/// cache.)
 template <class ExecSpace, class SptrsvHandle, class LevelView, class CountView>
 void write_schedule_from_levels(const ExecSpace& space, SptrsvHandle& sh, const LevelView& level,
                                 const CountView& count, std::uint64_t groups, bool lower) {
@@ -120,25 +121,52 @@ void write_schedule_from_levels(const ExecSpace& space, SptrsvHandle& sh, const 
   // A level's rows ascend, but descend for an upper matrix where the
   // version lists them so (schedule_layout.hpp).
   const bool descending = !lower && !upper_levels_ascending;
+  // The rows in `parts` consecutive slices (one per thread, as a static
+  // schedule would give them): each slice counts its rows per level and
+  // writes their level_list, one thread turns the counts into each slice's
+  // places, and each slice places its rows. With one slice the pass's own
+  // counts serve, and the placement writes level_list: one pass.
+  const std::uint64_t parts = std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>(std::uint64_t(space.concurrency()), rows / 4096));
+  const std::uint64_t slice = (rows + parts - 1) / parts;
+  Kokkos::View<C**, typename ExecSpace::memory_space> place(
+      Kokkos::view_alloc(space, "strata::sptrsv places per slice"), parts, groups);
+  if (parts > 1) {
+    Kokkos::parallel_for(
+        "strata::kokkos_kernels::count_rows_by_level", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
+        KOKKOS_LAMBDA(const std::size_t t) {
+          const std::uint64_t end = (t + 1) * slice < rows ? (t + 1) * slice : rows;
+          for (std::uint64_t k = t * slice; k < end; ++k) {
+            const std::uint64_t row = descending ? rows - 1 - k : k;
+            const std::uint64_t g = level(row);
+            ++place(t, g);
+            level_list(row) = signed_t(g) + signed_t(base);
+          }
+        });
+  }
   Kokkos::parallel_for(
-      "strata::kokkos_kernels::level_list", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
-      KOKKOS_LAMBDA(const std::size_t row) {
-        level_list(row) = signed_t(level(row)) + signed_t(base);
+      "strata::kokkos_kernels::places_by_level", one_thread_policy(space),
+      KOKKOS_LAMBDA(const std::size_t) {
+        std::uint64_t running = 0;
+        for (std::uint64_t l = 0; l < groups; ++l) {
+          const std::uint64_t first = running;
+          for (std::uint64_t t = 0; t < parts; ++t) {
+            const std::uint64_t c = parts > 1 ? std::uint64_t(place(t, l)) : std::uint64_t(count(l));
+            place(t, l) = C(running);
+            running += c;
+          }
+          per_level(l) = lno_t(running - first);
+        }
       });
   Kokkos::parallel_for(
-      "strata::kokkos_kernels::place_rows_by_level", one_thread_policy(space),
-      KOKKOS_LAMBDA(const std::size_t) {
-        std::uint64_t running = 0;  // count(l) becomes level l's next place
-        for (std::uint64_t l = 0; l < groups; ++l) {
-          const std::uint64_t c = count(l);
-          per_level(l) = lno_t(c);
-          count(l) = C(running);
-          running += c;
-        }
-        for (std::uint64_t k = 0; k < rows; ++k) {
+      "strata::kokkos_kernels::place_rows_by_level", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
+      KOKKOS_LAMBDA(const std::size_t t) {
+        const std::uint64_t end = (t + 1) * slice < rows ? (t + 1) * slice : rows;
+        for (std::uint64_t k = t * slice; k < end; ++k) {
           const std::uint64_t row = descending ? rows - 1 - k : k;
           const std::uint64_t g = level(row);
-          grouped(count(g)++) = lno_t(row);
+          grouped(place(t, g)++) = lno_t(row);
+          if (parts == 1) level_list(row) = signed_t(g) + signed_t(base);
         }
       });
   // nodes_per_level past the last level: zero (Kokkos Kernels copies its
