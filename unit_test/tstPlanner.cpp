@@ -778,9 +778,8 @@ TEST(PlannerModes, InEdgePlanChecksRowsOnHosts) {
   }
   // Rows whose levels outgrow prefetch_min_bytes take the pass with the
   // prefetch (lower; the upper pass has none): row i waits for row i/2
-  // (lower; upper mirrored), so the
-  // deepest level is floor(log2(rows - 1)) + 1; a wrong-side entry in the
-  // last row is still found.
+  // (lower; upper mirrored), so the deepest level is floor(log2(rows - 1))
+  // + 1; a wrong-side entry in the last row is still found.
   if constexpr (plan_in_edges_checks_rows<Space>()) {
     const int n = int(detail::prefetch_min_bytes / sizeof(std::uint32_t)) + 1000;
     for (const bool mirrored : {false, true}) {

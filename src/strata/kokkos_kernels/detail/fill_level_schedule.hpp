@@ -103,10 +103,10 @@ void write_schedule_from_plan(const ExecSpace& space, SptrsvHandle& sh, const Pl
 /// level(r) of row r, count(l) = rows of level l for l < groups; `count` is
 /// consumed where one slice serves) — the host path, with no plan in
 /// between: a counting sort of the rows by level in the order a level lists
-/// them, as Kokkos Kernels' own phase does, spread over the threads. (On one
-/// thread, two threads' worth of it ran twice as long: new_init_handle's
-/// parallel fills leave half of the handle's arrays in another core's
-/// cache.)
+/// them, as Kokkos Kernels' own phase does, spread over the threads. (Done
+/// by one thread while Kokkos ran two, it took twice as long as alone:
+/// new_init_handle's parallel fills leave half of the handle's arrays in
+/// the other core's cache.)
 template <class ExecSpace, class SptrsvHandle, class LevelView, class CountView>
 void write_schedule_from_levels(const ExecSpace& space, SptrsvHandle& sh, const LevelView& level,
                                 const CountView& count, std::uint64_t groups, bool lower) {
