@@ -169,6 +169,77 @@ TEST(Planner, LayoutFromLevelsIsAStableSortWithOffsets) {
   }
 }
 
+/// What counting_sort_by_level gave on TEST_EXECSPACE: the order, each
+/// level's (first, size) from `group`, and, per position, the sum of
+/// level + 1 over its `counted` calls (level + 1 when called once).
+struct CountingSorted {
+  std::vector<std::uint32_t> order, first, size, counted;
+};
+
+CountingSorted counting_sort_on_test_space(const std::vector<std::uint32_t>& level,
+                                           std::uint64_t groups) {
+  using Mem = TEST_EXECSPACE::memory_space;
+  const std::uint64_t n = level.size();
+  std::vector<std::uint32_t> host_sizes(groups, 0);
+  for (const std::uint32_t l : level) ++host_sizes[l];
+  const auto levels = to_device(level, "levels");
+  const auto sizes = to_device(host_sizes, "sizes");
+  Kokkos::View<std::uint32_t*, Mem> order("order", n), counted("counted", n);
+  Kokkos::View<std::uint32_t*, Mem> first("first", groups + 1), size("size", groups + 1);
+  counting_sort_by_level(
+      TEST_EXECSPACE(), n, groups, sizes,
+      KOKKOS_LAMBDA(std::uint64_t k) { return std::uint64_t(levels(k)); },
+      KOKKOS_LAMBDA(std::uint64_t k, std::uint64_t l) { counted(k) += std::uint32_t(l + 1); },
+      KOKKOS_LAMBDA(std::uint64_t slot, std::uint64_t k) { order(slot) = std::uint32_t(k); },
+      KOKKOS_LAMBDA(std::uint64_t l, std::uint64_t f, std::uint64_t c) {
+        first(l) = std::uint32_t(f);
+        size(l) = std::uint32_t(c);
+      });
+  TEST_EXECSPACE().fence();
+  const auto back = [](const Kokkos::View<std::uint32_t*, Mem>& v) {
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    return std::vector<std::uint32_t>(h.data(), h.data() + h.extent(0));
+  };
+  return CountingSorted{back(order), back(first), back(size), back(counted)};
+}
+
+// The host layout step shared by the planner and the sptrsv symbolic phase:
+// against std::stable_sort for one slice (few waves, Serial, a chain's
+// many levels) and several (OpenMP, CUDA), with every callback's calls.
+TEST(Planner, CountingSortByLevelIsAStableSortForEverySliceCount) {
+  std::uint64_t seed = 777;
+  const auto next = [&seed] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return seed >> 33;
+  };
+  for (const std::uint64_t groups : {1ull, 3ull, 20ull, 600ull, 70001ull}) {
+    for (const std::uint64_t waves : {0ull, 1ull, 5000ull, 70001ull}) {
+      if (groups > waves && !(waves == 0 && groups == 1)) continue;
+      std::vector<std::uint32_t> level(waves);
+      for (std::uint64_t w = 0; w < waves; ++w)  // every level present: the chain-like case too
+        level[w] = std::uint32_t(groups == waves ? w : w < groups ? w : next() % groups);
+      std::vector<std::uint32_t> expected(waves);
+      for (std::uint64_t w = 0; w < waves; ++w) expected[w] = std::uint32_t(w);
+      std::stable_sort(expected.begin(), expected.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return level[a] < level[b]; });
+      std::vector<std::uint32_t> first(groups + 1, 0), size(groups + 1, 0), counted(waves);
+      for (const std::uint32_t l : level) ++size[l];
+      for (std::uint64_t g = 0; g < groups; ++g) first[g + 1] = first[g] + size[g];
+      size[groups] = 0;
+      for (std::uint64_t w = 0; w < waves; ++w) counted[w] = level[w] + 1;
+      const CountingSorted got = counting_sort_on_test_space(level, groups);
+      const std::string shape = std::to_string(groups) + " groups, " + std::to_string(waves) +
+                                " waves, " +
+                                std::to_string(counting_sort_slices(TEST_EXECSPACE(), waves, groups)) +
+                                " slices";
+      EXPECT_EQ(got.order, expected) << shape;
+      EXPECT_EQ(got.first, first) << shape;
+      EXPECT_EQ(got.size, size) << shape;
+      EXPECT_EQ(got.counted, counted) << shape;
+    }
+  }
+}
+
 TEST(Planner, GeneratedLayeredDagsKeepExactDepthFor2048Shapes) {
   PlannerScratch<TEST_EXECSPACE> scratch;
   for (std::uint32_t width = 1; width <= 64; ++width)

@@ -7,6 +7,7 @@
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/plan/barrier_plan.hpp>
+#include <strata/plan/counting_sort_by_level.hpp>
 #include <strata/plan/layer_widths.hpp>
 #include <strata/plan/plan_barriers.hpp>
 #include <strata/plan/plan_in_edges.hpp>

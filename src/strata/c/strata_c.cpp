@@ -19,6 +19,9 @@
 #include <vector>
 
 #include <Kokkos_Core.hpp>
+#if defined(KOKKOS_ENABLE_OPENMP)
+#include <omp.h>
+#endif
 
 #include <strata/core/error.hpp>
 #include <strata/core/ordinal.hpp>
@@ -191,8 +194,9 @@ HostPlan<Ordinal> plan_on(const Space& space, std::uint64_t wave_count,
 /// Whether the calling thread may dispatch on the default execution space.
 bool default_space_usable_here() {
 #if defined(KOKKOS_ENABLE_OPENMP)
+  // (omp_in_parallel: Kokkos::OpenMP::in_parallel is deprecated in Kokkos 4)
   if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::OpenMP>)
-    return !Kokkos::OpenMP::in_parallel();
+    return !omp_in_parallel();
 #endif
   return true;
 }

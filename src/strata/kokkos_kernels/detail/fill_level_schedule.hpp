@@ -20,10 +20,10 @@
 #include <KokkosSparse_sptrsv_symbolic_impl.hpp>
 
 #include <strata/core/error.hpp>
-#include <strata/core/one_thread_policy.hpp>
 #include <strata/kokkos_kernels/detail/schedule_layout.hpp>
 #include <strata/kokkos_kernels/detail/triangle_check.hpp>
 #include <strata/plan/barrier_plan.hpp>
+#include <strata/plan/counting_sort_by_level.hpp>
 
 namespace strata::kokkos_kernels::detail {
 
@@ -101,80 +101,44 @@ void write_schedule_from_plan(const ExecSpace& space, SptrsvHandle& sh, const Pl
 /// Writes nodes_grouped_by_level, nodes_per_level and level_list of `sh`
 /// straight from the rows' levels (strata::levels_from_in_edges by row:
 /// level(r) of row r, count(l) = rows of level l for l < groups; `count` is
-/// consumed where one slice serves) — the host path, with no plan in
-/// between: a counting sort of the rows by level in the order a level lists
-/// them, as Kokkos Kernels' own phase does, spread over the threads. (Done
-/// by one thread while Kokkos ran two, it took twice as long as alone:
-/// new_init_handle's parallel fills leave half of the handle's arrays in
-/// the other core's cache.)
+/// consumed) — the host path, with no plan in between: the rows sorted by
+/// level in the order a level lists them, as Kokkos Kernels' own phase does
+/// (strata::counting_sort_by_level, in one slice per thread: done by one
+/// thread while Kokkos ran two, it took twice as long as alone, because
+/// new_init_handle's parallel fills leave half of the handle's arrays in the
+/// other core's cache).
 template <class ExecSpace, class SptrsvHandle, class LevelView, class CountView>
 void write_schedule_from_levels(const ExecSpace& space, SptrsvHandle& sh, const LevelView& level,
                                 const CountView& count, std::uint64_t groups, bool lower) {
   using lno_t = typename SptrsvHandle::nnz_lno_t;
   using signed_t = typename SptrsvHandle::signed_integral_t;
-  using C = typename CountView::non_const_value_type;
   const std::uint64_t rows = level.extent(0);
   const auto grouped = sh.get_nodes_grouped_by_level();
   const auto per_level = sh.get_nodes_per_level();
   const auto level_list = sh.get_level_list();
   const long long base = level_list_base;
   // A level's rows ascend, but descend for an upper matrix where the
-  // version lists them so (schedule_layout.hpp).
+  // version lists them so (schedule_layout.hpp): position k is row
+  // rows-1-k then.
   const bool descending = !lower && !upper_levels_ascending;
-  // The rows in `parts` consecutive slices (one per thread, as a static
-  // schedule would give them): each slice counts its rows per level and
-  // writes their level_list, one thread turns the counts into each slice's
-  // places, and each slice places its rows. With one slice the pass's own
-  // counts serve, and the placement writes level_list: one pass.
-  const std::uint64_t parts = std::max<std::uint64_t>(
-      1, std::min<std::uint64_t>(std::uint64_t(space.concurrency()), rows / 4096));
-  const std::uint64_t slice = (rows + parts - 1) / parts;
-  Kokkos::View<C**, typename ExecSpace::memory_space> place(
-      Kokkos::view_alloc(space, "strata::sptrsv places per slice"), parts, groups);
-  if (parts > 1) {
+  const auto row_at = KOKKOS_LAMBDA(std::uint64_t k) { return descending ? rows - 1 - k : k; };
+  counting_sort_by_level(
+      space, rows, groups, count,
+      KOKKOS_LAMBDA(std::uint64_t k) { return std::uint64_t(level(row_at(k))); },
+      KOKKOS_LAMBDA(std::uint64_t k, std::uint64_t l) {
+        level_list(row_at(k)) = signed_t(l) + signed_t(base);
+      },
+      KOKKOS_LAMBDA(std::uint64_t slot, std::uint64_t k) { grouped(slot) = lno_t(row_at(k)); },
+      KOKKOS_LAMBDA(std::uint64_t l, std::uint64_t, std::uint64_t size) {
+        if (l < per_level.extent(0)) per_level(l) = lno_t(size);
+      });
+  // nodes_per_level past the last level and its sentinel: zero (Kokkos
+  // Kernels copies its whole host array)
+  if (groups + 1 < per_level.extent(0))
     Kokkos::parallel_for(
-        "strata::kokkos_kernels::count_rows_by_level", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
-        KOKKOS_LAMBDA(const std::size_t t) {
-          const std::uint64_t end = (t + 1) * slice < rows ? (t + 1) * slice : rows;
-          for (std::uint64_t k = t * slice; k < end; ++k) {
-            const std::uint64_t row = descending ? rows - 1 - k : k;
-            const std::uint64_t g = level(row);
-            ++place(t, g);
-            level_list(row) = signed_t(g) + signed_t(base);
-          }
-        });
-  }
-  Kokkos::parallel_for(
-      "strata::kokkos_kernels::places_by_level", one_thread_policy(space),
-      KOKKOS_LAMBDA(const std::size_t) {
-        std::uint64_t running = 0;
-        for (std::uint64_t l = 0; l < groups; ++l) {
-          const std::uint64_t first = running;
-          for (std::uint64_t t = 0; t < parts; ++t) {
-            const std::uint64_t c = parts > 1 ? std::uint64_t(place(t, l)) : std::uint64_t(count(l));
-            place(t, l) = C(running);
-            running += c;
-          }
-          per_level(l) = lno_t(running - first);
-        }
-      });
-  Kokkos::parallel_for(
-      "strata::kokkos_kernels::place_rows_by_level", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
-      KOKKOS_LAMBDA(const std::size_t t) {
-        const std::uint64_t end = (t + 1) * slice < rows ? (t + 1) * slice : rows;
-        for (std::uint64_t k = t * slice; k < end; ++k) {
-          const std::uint64_t row = descending ? rows - 1 - k : k;
-          const std::uint64_t g = level(row);
-          grouped(place(t, g)++) = lno_t(row);
-          if (parts == 1) level_list(row) = signed_t(g) + signed_t(base);
-        }
-      });
-  // nodes_per_level past the last level: zero (Kokkos Kernels copies its
-  // whole host array)
-  Kokkos::parallel_for(
-      "strata::kokkos_kernels::nodes_per_level",
-      Kokkos::RangePolicy<ExecSpace>(space, groups, per_level.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t l) { per_level(l) = lno_t(0); });
+        "strata::kokkos_kernels::nodes_per_level",
+        Kokkos::RangePolicy<ExecSpace>(space, groups + 1, per_level.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t l) { per_level(l) = lno_t(0); });
 }
 
 /// What follows the three arrays: the stored diagonal offsets where the

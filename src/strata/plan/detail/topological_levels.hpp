@@ -34,6 +34,7 @@
 #include <strata/core/ordinal.hpp>
 #include <strata/core/prefetch.hpp>
 #include <strata/graph/dependency_graph.hpp>
+#include <strata/plan/counting_sort_by_level.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
 namespace strata::detail {
@@ -179,6 +180,20 @@ CheckedLevels dependency_list_levels(const ExecSpace& space, std::uint64_t wave_
         LevelType* const levels = level.data();
         bool by_before = true, by_after = true;
         std::uint64_t last_before = 0, last_after = 0;
+        // The level of the current run of one `after` is kept in a register
+        // and stored when the run ends, only where it rose: a list sorted by
+        // `after` (a matrix's rows) would otherwise load the store it just
+        // made, once per dependency (power-law 2M took 1.3-1.9x as long), and a
+        // list sorted by `before` changes runs at every dependency, where
+        // storing each would dirty every line. A run's `before`s lie below
+        // its `after`, so no dependency reads the level being held.
+        std::uint64_t run_after = waves;  // none yet
+        std::uint64_t run_level = 0, run_loaded = 0;
+        const auto end_run = [&]() {
+          if (run_level == run_loaded) return;  // also: no run yet
+          level(run_after) = LevelType(run_level);
+          if (run_level > deepest) deepest = run_level;
+        };
         for (std::size_t k = 0; k < edges; ++k) {
           if (k + prefetch_distance < edges) {  // the levels of dependency k + prefetch_distance
             const std::size_t j = k + prefetch_distance;
@@ -202,12 +217,15 @@ CheckedLevels dependency_list_levels(const ExecSpace& space, std::uint64_t wave_
             last_before = before;
             last_after = after;
           }
-          const LevelType next = LevelType(level(before) + 1);  // final: see above
-          if (level(after) < next) {
-            level(after) = next;
-            if (next > deepest) deepest = next;
+          if (after != run_after) {
+            end_run();
+            run_after = after;
+            run_loaded = run_level = level(after);
           }
+          const std::uint64_t next = std::uint64_t(level(before)) + 1;  // final: see above
+          run_level = next > run_level ? next : run_level;
         }
+        end_run();
         count_levels(waves, deepest, level, count, result);
         result(2) = 1;
       });
@@ -251,6 +269,7 @@ template <bool Mirrored, bool Prefetch, bool ByRow, class ExecSpace, class RowMa
 void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
                          bool require_diagonal, const LevelView& level, const CountView& count,
                          const ResultView& result) {
+  static_assert(!(Mirrored && Prefetch), "the prefetch serves the lower pass only");
   const std::size_t waves = level.extent(0);
   using LevelType = typename LevelView::non_const_value_type;
   Kokkos::parallel_for(
@@ -275,41 +294,44 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
           // row < c < rows (upper).
           const auto prefetch_ahead = [&](long long e) {
             // The columns' levels are scattered (a permuted matrix): the
-            // level of the entry prefetch_distance ahead in pass order (the
-            // rows after this one lie below it when mirrored) is prefetched,
-            // where the levels outgrow a core's L2 (prefetch_min_bytes).
-            const long long distance = static_cast<long long>(prefetch_distance);
-            const long long ahead = Mirrored ? e - distance : e + distance;
-            if (Prefetch && ahead >= 0 && ahead < stored) {
-              const std::size_t a = std::size_t(static_cast<long long>(entries(ahead)));
-              if (a < waves) prefetch_read(levels + slot(a));
+            // level of the entry prefetch_distance ahead is prefetched,
+            // where the levels outgrow a core's L2 (prefetch_min_bytes;
+            // lower passes only, see in_edge_levels).
+            if constexpr (Prefetch) {
+              const long long ahead = e + static_cast<long long>(prefetch_distance);
+              if (ahead < stored) {
+                const std::size_t a = std::size_t(static_cast<long long>(entries(ahead)));
+                if (a < waves) prefetch_read(levels + slot(a));
+              }
             }
           };
           const auto level_after = [&](std::size_t c) {
             return std::uint64_t(levels[slot(c)]) + 1;
           };
           std::uint64_t mine = 0;  // 1 + the deepest predecessor, 0 for none
-          // A lower row sorted by column keeps its diagonal last: that entry
-          // is checked once, and the others are read with one branch that a
-          // valid row never takes (testing every entry for the diagonal
-          // mispredicts once per row, where the row ends: a tenth of the
-          // pass). Any other row is read by the general loop below, and so
-          // is every upper row: sorted, its diagonal comes first, where the
-          // test is predicted (the short path measured 7 % slower there).
-          bool sorted = false;
-          if constexpr (!Mirrored) {
-            sorted = end > begin && std::size_t(static_cast<long long>(entries(end - 1))) == row;
-            if (sorted) {
-              for (long long e = begin; e < end - 1; ++e) {
-                prefetch_ahead(e);
-                const std::size_t c = std::size_t(static_cast<long long>(entries(e)));
-                if (c >= row) {
-                  sorted = false;
-                  break;
-                }
-                const std::uint64_t next = level_after(c);
-                mine = next > mine ? next : mine;
+          // A row sorted by column keeps its diagonal last (lower) or first
+          // (upper): that entry is checked once, and the others are read
+          // with one unsigned compare, a branch that a valid row never
+          // takes (testing every entry for the diagonal mispredicts once per
+          // row: a tenth of the lower pass; on the 16-core Xeon the upper
+          // pass took 1.25x as long that way). Any other row is read by the
+          // general loop below.
+          const long long diagonal_at = Mirrored ? begin : end - 1;
+          bool sorted = end > begin &&
+                        std::size_t(static_cast<long long>(entries(diagonal_at))) == row;
+          if (sorted) {
+            // legal: c < row (lower); row < c < waves, i.e. c - (row + 1) < waves - (row + 1) (upper)
+            const std::size_t span = Mirrored ? waves - (row + 1) : row;
+            const std::size_t shift = Mirrored ? row + 1 : 0;
+            for (long long e = Mirrored ? begin + 1 : begin; e < (Mirrored ? end : end - 1); ++e) {
+              prefetch_ahead(e);
+              const std::size_t c = std::size_t(static_cast<long long>(entries(e)));
+              if (c - shift >= span) {
+                sorted = false;
+                break;
               }
+              const std::uint64_t next = level_after(c);
+              mine = next > mine ? next : mine;
             }
           }
           if (!sorted) {
@@ -386,32 +408,23 @@ CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
   return read_checked_levels_result(result);
 }
 
-/// The plan's layout from the levels and the waves per level, in one pass on
-/// one thread (a counting sort whose histogram the walk already made):
-/// offsets (groups + 1 entries) and waves_out in (level, wave id) order, the
-/// same layout as layout_from_levels. `count` (groups entries) is consumed.
+/// The plan's layout from the levels and the waves per level (a counting
+/// sort whose histogram the level pass already made:
+/// strata::counting_sort_by_level): offsets (groups + 1 entries) and
+/// waves_out in (level, wave id) order, the same layout as
+/// layout_from_levels. `count` (groups entries) is consumed.
 template <class ExecSpace, class LevelView, class CountView, class OffsetsView, class WavesView>
 void layout_from_level_counts(const ExecSpace& space, std::uint64_t groups,
                               const LevelView& level, const CountView& count,
                               const OffsetsView& offsets, const WavesView& waves_out) {
   using T = typename OffsetsView::non_const_value_type;
   using W = typename WavesView::non_const_value_type;
-  using C = typename CountView::non_const_value_type;
-  const std::size_t waves = waves_out.extent(0);
-  const std::uint64_t group_count = groups;
-  Kokkos::parallel_for(
-      "strata::plan::layout_from_level_counts", one_thread_policy(space),
-      KOKKOS_LAMBDA(const std::size_t) {
-        std::uint64_t running = 0;
-        for (std::uint64_t l = 0; l < group_count; ++l) {
-          offsets(l) = T(running);
-          const std::uint64_t c = count(l);
-          count(l) = C(running);
-          running += c;
-        }
-        offsets(group_count) = T(running);
-        for (std::size_t w = 0; w < waves; ++w) waves_out(count(level(w))++) = W(w);
-      });
+  counting_sort_by_level(
+      space, waves_out.extent(0), groups, count,
+      KOKKOS_LAMBDA(std::uint64_t w) { return std::uint64_t(level(w)); },
+      KOKKOS_LAMBDA(std::uint64_t, std::uint64_t) {},
+      KOKKOS_LAMBDA(std::uint64_t slot, std::uint64_t w) { waves_out(slot) = W(w); },
+      KOKKOS_LAMBDA(std::uint64_t l, std::uint64_t first, std::uint64_t) { offsets(l) = T(first); });
 }
 
 /// Rule T's step: every level in one pass over the CSR, in id order (the
