@@ -7,8 +7,8 @@
 //
 // Layer j is order[begin, end) (control words). Teams grid-stride over it,
 // one wave per thread: each edge that releases a target (the release rule,
-// release.hpp) gives it the next level, and the thread keeps it in a small
-// per-thread list; a team scan with one
+// release.hpp, a few edges' decrements in flight together) gives it the next
+// level, and the thread keeps it in a small per-thread list; a team scan with one
 // atomic on the tail word gives the team's released targets their slots
 // behind the layer (a thread releasing more than `kept` targets appends the
 // rest with one atomic each). At the barrier the last team to arrive moves
@@ -78,15 +78,14 @@ struct PersistentLayers {
         const std::uint64_t k = base + std::uint64_t(team.team_rank());
         if (k < count) {
           const Ordinal w = order(begin + k);
-          const std::uint64_t last = std::uint64_t(row_map(w + 1));
-          for (std::uint64_t e = std::uint64_t(row_map(w)); e < last; ++e) {
-            const Ordinal t = entries(e);
-            if (!rule.release(Offset(e), t, next_level)) continue;
-            if (n < kept)
-              mine[n++] = t;
-            else
-              order(Kokkos::atomic_fetch_add(&words(tail_word), std::uint64_t(1))) = t;
-          }
+          rule.release_edges(entries, std::uint64_t(row_map(w)), std::uint64_t(row_map(w + 1)),
+                             next_level, [&](const Ordinal t) {
+                               if (n < kept)
+                                 mine[n++] = t;
+                               else
+                                 order(Kokkos::atomic_fetch_add(&words(tail_word),
+                                                                std::uint64_t(1))) = t;
+                             });
         }
         const std::uint64_t slot = team.team_scan(n, &words(tail_word));
         for (std::uint64_t j = 0; j < n; ++j) order(slot + j) = mine[j];
