@@ -126,41 +126,6 @@ struct ReadyQueue {
     return 0;
   }
 
-  /// One thread: try_pop_many() for a share of the queue: the backlog
-  /// divided by `consumers` (at least one wave, at most Max), so a long
-  /// queue is taken in batches (one compare-and-swap for several waves) and a
-  /// short one a wave at a time (no consumer hides waves that another could
-  /// run). The head and the tail are loaded together, then the share's
-  /// sequence words together: two memory round trips before the
-  /// compare-and-swap, as for one wave, not one more per wave.
-  template <std::uint32_t Max>
-  KOKKOS_INLINE_FUNCTION std::uint32_t try_pop_share(Ordinal* out, std::uint64_t consumers) const {
-    for (int attempt = 0; attempt < 64; ++attempt) {
-      const std::uint64_t p = volatile_load(&control(queue_head));
-      const std::uint64_t tail = volatile_load(&control(queue_tail));
-      const std::uint64_t share = tail > p ? (tail - p) / consumers : 0;
-      const std::uint32_t want = share >= Max ? Max : (share < 1 ? 1u : static_cast<std::uint32_t>(share));
-      std::uint64_t seq[Max] = {};
-      for (std::uint32_t i = 0; i < Max; ++i)
-        if (i < want) seq[i] = volatile_load(&sequence(slot_of(p + i)));
-      if (seq[0] == p + 1) {
-        std::uint32_t n = 1;
-        while (n < want && seq[n] == p + n + 1) ++n;
-        if (Kokkos::atomic_compare_exchange(&control(queue_head), p, p + n) == p) {
-          acquire_fence();  // the sequence words before the waves
-          for (std::uint32_t i = 0; i < n; ++i) out[i] = volatile_load(&slots(slot_of(p + i)));
-          release_fence();  // the waves read before the slots are handed back
-          for (std::uint32_t i = 0; i < n; ++i)
-            volatile_store(&sequence(slot_of(p + i)), p + i + capacity());
-          return n;
-        }
-      } else if (seq[0] <= p) {
-        return 0;  // not filled yet: empty (or a push in flight)
-      }
-    }
-    return 0;
-  }
-
   /// Waves queued beyond position `head` (a racy estimate: pushes in flight
   /// count).
   KOKKOS_INLINE_FUNCTION std::uint64_t backlog() const {
@@ -307,10 +272,8 @@ struct DataflowKernel {
   /// Teams of several threads (every device backend): the leader pops,
   /// records and releases, the team runs the wave. Like run_solo, the leader
   /// keeps the first successor its release makes ready as the team's next
-  /// wave (a chain never touches the queue), pops a long queue in batches
-  /// (ReadyQueue::try_pop_share: on the H200 one compare-and-swap per wave
-  /// held wide DAGs of small waves at about 0.2 us per wave, docs/executor.md)
-  /// and subtracts its completions from `outstanding` in batches. A wave with more than
+  /// wave (a chain never touches the queue) and subtracts its completions
+  /// from `outstanding` in batches. A wave with more than
   /// `serial_release_max` successors is released by the team's threads
   /// instead (all its ready successors then go through the queue).
   /// Only the leader fences: a team barrier orders the other threads' writes
@@ -325,9 +288,6 @@ struct DataflowKernel {
     std::uint64_t done = 0;         // completions not yet subtracted from outstanding
     std::uint64_t held = code_idle;  // a continuation, or code_idle
     bool flagged = false;            // run_completed seen set (WaveState::record)
-    Ordinal batch[pop_batch];        // popped, not started yet: batch[first_popped .. popped)
-    std::uint32_t first_popped = 0, popped = 0;
-    const std::uint64_t consumers = 2 * static_cast<std::uint64_t>(team.league_size());
     DeadlinePoll poll;
     // A chain link's successor is held with what its start needs, loaded
     // when the link completed (one round trip with the link's record): the
@@ -352,15 +312,10 @@ struct DataflowKernel {
             held_loaded = false;
             if (aborted != 0) return;
             Ordinal w = 0;
-            if (held == code_idle && first_popped == popped) {
-              first_popped = 0;
-              popped = queue.template try_pop_share<pop_batch>(batch, consumers);
-            }
             if (held != code_idle) {
               w = static_cast<Ordinal>(held);
               held = code_idle;
-            } else if (first_popped < popped) {
-              w = batch[first_popped++];
+            } else if (queue.try_pop(w)) {
               idle = 0;
             } else {
               if (done != 0) {
@@ -415,22 +370,13 @@ struct DataflowKernel {
               return;
             }
             release_fence();  // the team's writes, before the counters
-            // The successors are loaded together, then their decrements are
-            // issued together: one memory round trip for each, not one per
-            // successor, on the wave-to-wave critical path.
-            const int m = static_cast<int>(last - first);  // <= serial_release_max
-            Ordinal t[serial_release_max] = {};
-            Offset old[serial_release_max] = {};
-            for (int j = 0; j < int(serial_release_max); ++j)
-              if (j < m) t[j] = entries(first + j);
-            for (int j = 0; j < int(serial_release_max); ++j)
-              if (j < m) old[j] = Kokkos::atomic_fetch_sub(&remaining(t[j]), Offset(1));
-            for (int j = 0; j < int(serial_release_max); ++j) {
-              if (j >= m || old[j] != Offset(1)) continue;
+            for (std::uint64_t e = first; e < last; ++e) {
+              const Ordinal t = entries(e);
+              if (Kokkos::atomic_fetch_sub(&remaining(t), Offset(1)) != Offset(1)) continue;
               if (held == code_idle)
-                held = static_cast<std::uint64_t>(t[j]);
+                held = static_cast<std::uint64_t>(t);
               else
-                queue.push(t[j]);
+                queue.push(t);
             }
             // The other predecessors released their writes before their
             // decrements, which the last decrement observed.
