@@ -11,6 +11,11 @@
 #include <exception>
 #include <limits>
 #include <string>
+#include <type_traits>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include <Kokkos_Core.hpp>
 
@@ -35,6 +40,28 @@ inline std::string one_line_message(const char* text) {
   return out;
 }
 
+/// Asks Linux to back a large host buffer with transparent huge pages where
+/// the system leaves that to the program (`madvise` mode, Debian's default):
+/// a fresh planner buffer is written once, and with 4 KiB pages its first
+/// touch costs a page fault per 4 KiB (measured: the CSR build of a 10M
+/// dependency list spent 0.1 s in them on the 2-core VM). A hint: nothing
+/// changes where it is refused, on other systems, or for device memory.
+template <class View>
+void advise_huge_pages(const View& view) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if constexpr (std::is_same<typename View::memory_space, Kokkos::HostSpace>::value) {
+    constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
+    const auto begin = reinterpret_cast<std::uintptr_t>(view.data());
+    const auto end = begin + view.span() * sizeof(typename View::value_type);
+    const auto first = (begin + huge - 1) & ~(huge - 1);
+    const auto last = end & ~(huge - 1);
+    if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  }
+#else
+  (void)view;
+#endif
+}
+
 /// Makes `view` (rank 1) hold at least `count` elements, reallocating without
 /// initialisation only when it is too small. Throws StorageReserveFailed or
 /// CountOverflow; on failure `view` is left empty.
@@ -49,6 +76,7 @@ void reserve_capacity(View& view, std::uint64_t count, const std::string& field)
   try {
     view = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::" + field),
                 static_cast<std::size_t>(count));
+    advise_huge_pages(view);
   } catch (const std::exception& e) {
     view = View();
     throw PlanError::storage_reserve_failed(field, count, strata::one_line_message(e.what()));
@@ -64,8 +92,10 @@ View allocate_view(std::uint64_t count, const std::string& field, bool zero = fa
     throw PlanError::count_overflow(field + " bytes");
   try {
     if (zero) return View("strata::" + field, static_cast<std::size_t>(count));
-    return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::" + field),
-                static_cast<std::size_t>(count));
+    View view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::" + field),
+              static_cast<std::size_t>(count));
+    advise_huge_pages(view);
+    return view;
   } catch (const std::exception& e) {
     throw PlanError::storage_reserve_failed(field, count, strata::one_line_message(e.what()));
   }

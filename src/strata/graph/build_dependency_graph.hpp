@@ -1,13 +1,12 @@
 #pragma once
-// Builds the outgoing-edge CSR of a dependency list on the execution space, in
-// four parallel phases: validate (optionally also the list's order: whether
-// the ids are a topological order, in the same reduction), count (out-degree
-// per wave; optionally the in-degrees, in the same pass), scan (row_map),
-// fill. Host backends count and fill without a locked instruction (each
-// thread owns a part of the rows, detail::csr_by_owner_v), with the row
-// offsets as their own fill cursor (no wave-sized cursor) and software
-// prefetch of the scattered counters and slots; device backends use one
-// atomic per dependency and a cursor. No host loop touches waves or edges.
+// Builds the outgoing-edge CSR of a dependency list on the execution space:
+// validate (optionally also the list's order: whether the ids are a
+// topological order, in the same reduction), then count (out-degree per
+// wave; optionally the in-degrees in the same pass), scan and fill. Host
+// backends do the last three bucket by bucket, without a locked instruction
+// (detail/csr_by_row_buckets.hpp); device backends use one atomic per
+// dependency and a wave-sized fill cursor. No host loop touches waves or
+// edges.
 
 #include <cstdint>
 #include <limits>
@@ -17,10 +16,10 @@
 
 #include <strata/core/atomics.hpp>
 #include <strata/core/ordinal.hpp>
-#include <strata/core/prefetch.hpp>
 #include <strata/core/scan.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/graph/dependency_graph.hpp>
+#include <strata/graph/detail/csr_by_row_buckets.hpp>
 #include <strata/graph/validate_dependencies.hpp>
 #include <strata/graph/wave_dependency.hpp>
 
@@ -34,7 +33,7 @@ struct DependencyGraphStorage {
   Kokkos::View<Offset*, memory_space> row_map;  // capacity >= waves + 1
   Kokkos::View<Ordinal*, memory_space> entries;  // capacity >= dependencies
   /// capacity >= waves on device backends (their fill cursor; host backends
-  /// fill with the row offsets as the cursor and grow it only on demand)
+  /// build without one and grow it only on demand)
   Kokkos::View<Offset*, memory_space> cursor;
 
   void reserve(std::uint64_t wave_count, std::uint64_t dependency_count) {
@@ -89,45 +88,25 @@ struct GraphCounts {
   bool in_degrees_counted = false;
 };
 
-namespace detail {
-
-/// The CSR build's two strategies. Host backends give each thread a part of
-/// the rows (and of the in-degrees) that it alone writes: every thread reads
-/// the whole dependency list and skips what it does not own, so no store is
-/// a locked instruction and each row lists its targets in input order (the
-/// same order on every thread count). Device backends count and fill with
-/// one atomic per dependency (reading the list once per thread would not
-/// scale to thousands of threads).
+/// The CSR build's two strategies. Host backends partition the list by row
+/// into cache-sized buckets and build each bucket on its own, with no locked
+/// instruction and a transient spare of one index per dependency
+/// (detail/csr_by_row_buckets.hpp; the planner's memory estimate counts it);
+/// each row lists its targets in input order on every thread count. Device
+/// backends count and fill with one atomic per dependency and a wave-sized
+/// cursor.
 template <class ExecSpace>
-inline constexpr bool csr_by_owner_v =
+inline constexpr bool csr_by_row_buckets_v =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
-/// Parts of the rows on a host backend: one per hardware thread, none empty.
+namespace detail {
+
+/// Parts of the waves on a host backend: one per hardware thread, none empty.
 template <class ExecSpace>
 std::size_t csr_owner_parts(const ExecSpace& space, std::uint64_t wave_count) {
   std::uint64_t parts = static_cast<std::uint64_t>(space.concurrency());
   if (parts > wave_count) parts = wave_count;
   return parts == 0 ? 1 : static_cast<std::size_t>(parts);
-}
-
-/// First row of part p of `parts` equal parts of [0, n).
-KOKKOS_INLINE_FUNCTION std::uint64_t even_part_begin(std::uint64_t n, std::uint64_t parts,
-                                                     std::uint64_t p) {
-  const std::uint64_t q = n / parts, r = n % parts;
-  return q * p + (p < r ? p : r);
-}
-
-/// The first row r in [0, n] with row_map(r) >= target (row_map nondecreasing).
-template <class RowMap>
-KOKKOS_INLINE_FUNCTION std::uint64_t first_row_at(const RowMap& row_map, std::uint64_t n,
-                                                  std::uint64_t target) {
-  std::uint64_t lo = 0, hi = n;  // answer in [lo, hi]
-  while (lo < hi) {
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    if (std::uint64_t(row_map(mid)) < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /// The CSR phases shared by build_dependency_graph and the distributed
@@ -153,63 +132,17 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
   const std::size_t edges = dependency_count;
   const bool in_degrees = in_degree.extent(0) != 0;
 
-  if (edges == 0 || !csr_by_owner_v<ExecSpace>) {
+  if (edges == 0) {
     Kokkos::deep_copy(space, row_map, Offset(0));
     if (in_degrees) Kokkos::deep_copy(space, in_degree, Offset(0));
+    return graph;
   }
-  if (edges == 0) return graph;
-
-  if (csr_by_owner_v<ExecSpace>) {
-    // The row offsets are their own fill cursor (no wave-sized cursor):
-    // the count puts row w's degree at row_map(w + 2), so that after the
-    // scan row_map(w + 1) is the start of row w; the fill advances
-    // row_map(w + 1) past each entry it writes, leaving the end of row w,
-    // i.e. the start of row w + 1, there. row_map(0) stays 0.
-    //
-    // count: part p owns rows (and in-degrees) [begin, end), i.e.
-    // row_map(begin + 2 .. end + 1): it zeroes those counters, then counts
-    // with plain increments (the last row's degree is never needed).
-    const std::size_t parts = csr_owner_parts(space, waves);
-    Kokkos::parallel_for(
-        "strata::graph::count_owned", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
-        KOKKOS_LAMBDA(const std::size_t p) {
-          const std::uint64_t begin = even_part_begin(waves, parts, p);
-          const std::uint64_t end = even_part_begin(waves, parts, p + 1);
-          const std::uint64_t span = end - begin;
-          if (p == 0) {
-            row_map(0) = 0;
-            row_map(1) = 0;
-          }
-          for (std::uint64_t w = begin; w < end; ++w) {
-            if (w + 2 <= waves) row_map(w + 2) = 0;
-            if (in_degrees) in_degree(w) = 0;
-          }
-          // Branch-free ownership (a shuffled list makes it a coin flip): a
-          // dependency this part does not own counts into `sink`, and so
-          // does the last row's. The counters of dependency
-          // i + prefetch_distance are prefetched (the loop is bound by
-          // those scattered misses).
-          Offset sink = 0;
-          const std::uint64_t counted = waves - 1;  // rows whose degree is stored
-          const std::size_t last = edges - 1;
-          for (std::size_t i = 0; i < edges; ++i) {
-            const std::size_t ahead = i + prefetch_distance < last ? i + prefetch_distance : last;
-            const std::uint64_t next_row = row_of(ahead);
-            prefetch_write(next_row - begin < span && next_row < counted ? &row_map(next_row + 2)
-                                                                        : &sink);
-            const std::uint64_t row = row_of(i);
-            Offset* const out = row - begin < span && row < counted ? &row_map(row + 2) : &sink;
-            ++*out;
-            if (in_degrees) {
-              const std::uint64_t next_t = target_of(ahead);
-              prefetch_write(next_t - begin < span ? &in_degree(next_t) : &sink);
-              const std::uint64_t t = target_of(i);
-              Offset* const in = t - begin < span ? &in_degree(t) : &sink;
-              ++*in;
-            }
-          }
-        });
+  if constexpr (csr_by_row_buckets_v<ExecSpace>) {
+    build_csr_by_row_buckets<ExecSpace, Ordinal, Offset>(space, waves, edges, row_map, entries,
+                                                         row_of, target_of, in_degree);
   } else {
+    Kokkos::deep_copy(space, row_map, Offset(0));
+    if (in_degrees) Kokkos::deep_copy(space, in_degree, Offset(0));
     // count: row_map(w + 1) = out-degree(w), one atomic per dependency.
     Kokkos::parallel_for(
         "strata::graph::count", Kokkos::RangePolicy<ExecSpace>(space, 0, edges),
@@ -217,63 +150,9 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
           strata::fetch_add<ExecSpace>(&row_map(row_of(i) + 1), Offset(1));
           if (in_degrees) strata::fetch_add<ExecSpace>(&in_degree(target_of(i)), Offset(1));
         });
-  }
-  // scan: inclusive prefix sum turns the shifted degrees into row offsets
-  // (on host backends, into row starts shifted by one: see above).
-  // No partial sum exceeds dependency_count, which fits Offset (checked by the caller).
-  strata::inclusive_scan_in_place(space, row_map, "strata::graph::scan");
-  if (csr_by_owner_v<ExecSpace>) {
-    // fill: part p owns the rows holding dependencies [E p / P, E (p+1) / P)
-    // (whole rows, found by a binary search over the row starts before any
-    // part moves them), and fills them in input order.
-    const std::size_t parts = csr_owner_parts(space, waves);
-    Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space> bounds(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::graph::fill bounds"), parts + 1);
-    const auto starts = Kokkos::subview(row_map, Kokkos::make_pair(std::size_t(1), waves + 1));
-    Kokkos::parallel_for(
-        "strata::graph::fill_bounds", Kokkos::RangePolicy<ExecSpace>(space, 0, parts + 1),
-        KOKKOS_LAMBDA(const std::size_t p) {
-          bounds(p) = p == 0       ? 0
-                      : p == parts ? waves
-                                   : first_row_at(starts, waves, even_part_begin(edges, parts, p));
-        });
-    Kokkos::parallel_for(
-        "strata::graph::fill_owned", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
-        KOKKOS_LAMBDA(const std::size_t p) {
-          const std::uint64_t begin = bounds(p);
-          const std::uint64_t end = bounds(p + 1);
-          if (begin >= end) return;
-          const std::uint64_t span = end - begin;
-          // Branch-free ownership: a dependency of another part's row claims
-          // slot 0 of `sink` and writes into `spare`. Two-stage prefetch:
-          // the cursor of dependency i + 2d, then (read from the now cached
-          // cursor) the slot of dependency i + d.
-          Offset sink = 0;
-          Ordinal spare = 0;
-          const std::size_t last = edges - 1;
-          Ordinal* const slots = entries.data();
-          for (std::size_t i = 0; i < edges; ++i) {
-            {
-              const std::size_t far =
-                  i + 2 * prefetch_distance < last ? i + 2 * prefetch_distance : last;
-              const std::uint64_t far_row = row_of(far);
-              prefetch_read(far_row - begin < span ? &row_map(far_row + 1) : &sink);
-              const std::size_t near = i + prefetch_distance < last ? i + prefetch_distance : last;
-              const std::uint64_t near_row = row_of(near);
-              const bool near_own = near_row - begin < span;
-              const Offset near_slot = *(near_own ? &row_map(near_row + 1) : &sink);
-              prefetch_write(near_own ? slots + near_slot : &spare);
-            }
-            const std::uint64_t row = row_of(i);
-            const bool own = row - begin < span;
-            Offset* const c = own ? &row_map(row + 1) : &sink;
-            const Offset slot = *c;
-            *c = own ? Offset(slot + 1) : Offset(0);
-            Ordinal* const to = own ? &entries(slot) : &spare;
-            *to = Ordinal(target_of(i));
-          }
-        });
-  } else {
+    // scan: the degrees become row offsets. No partial sum exceeds
+    // dependency_count, which fits Offset (checked by the caller).
+    strata::inclusive_scan_in_place(space, row_map, "strata::graph::scan");
     // fill: each dependency claims the next slot of its row.
     storage.reserve_cursor(wave_count);
     auto cursor = prefix(storage.cursor, wave_count);

@@ -2,9 +2,8 @@
 // The in-degree of every wave of a DependencyGraph: how often the wave
 // appears in the CSR's `entries` (the CSR holds out-edges). Host backends
 // count without a locked instruction: each thread owns an equal range of
-// waves and counts the entries that fall into it, reading every entry once
-// (the owner partition of the CSR build's count pass,
-// build_dependency_graph.hpp). Device backends take one atomic per entry
+// waves and counts the entries that fall into it, reading every entry once.
+// Device backends take one atomic per entry
 // (thousands of threads each reading every entry would not scale). The
 // planner's Start step calls it when the CSR build has not counted them.
 #include <cstddef>
@@ -62,7 +61,9 @@ void count_in_degrees(const ExecSpace& space,
   Kokkos::deep_copy(space, Kokkos::subview(in_degree, Kokkos::make_pair(std::size_t(0), waves)),
                     T(0));
   detail::count_in_degrees(space, waves, graph.entries, in_degree,
-                           std::integral_constant<bool, detail::csr_by_owner_v<ExecSpace>>());
+                           std::integral_constant<bool, Kokkos::SpaceAccessibility<
+                                          Kokkos::HostSpace,
+                                          typename ExecSpace::memory_space>::accessible>());
 }
 
 }  // namespace strata

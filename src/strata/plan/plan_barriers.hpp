@@ -44,9 +44,11 @@ namespace strata {
 namespace detail {
 
 /// Checks the options and the memory budget as plan_barriers does (before
-/// any plan buffer is allocated).
+/// any plan buffer is allocated). `host_csr_build`: the call builds the CSR
+/// from a dependency list on a host backend (its transient spare counts).
 template <class Ordinal, class Offset>
-void check_plan_request(std::uint64_t waves, std::uint64_t edges, const PlanOptions& options) {
+void check_plan_request(std::uint64_t waves, std::uint64_t edges, const PlanOptions& options,
+                        bool host_csr_build = false) {
   if (options.layers_per_sync > launch::max_paced_layers)
     throw PlanError::invalid_argument(
         "PlanOptions::layers_per_sync is " + std::to_string(options.layers_per_sync) +
@@ -55,7 +57,7 @@ void check_plan_request(std::uint64_t waves, std::uint64_t edges, const PlanOpti
         "use 0 (automatic) or a value in 1.." + std::to_string(launch::max_paced_layers));
   const bool reverse = options.mode == PlanMode::Dense || options.mode == PlanMode::Hybrid;
   const PlannerStorageBytes need =
-      planner_storage_bytes(waves, edges, sizeof(Ordinal), sizeof(Offset), reverse);
+      planner_storage_bytes(waves, edges, sizeof(Ordinal), sizeof(Offset), reverse, host_csr_build);
   if (options.device_memory_budget_bytes != 0 && need.total() > options.device_memory_budget_bytes)
     throw PlanError::memory_constrained(need.total(), options.device_memory_budget_bytes);
 }
@@ -129,9 +131,10 @@ template <class ExecSpace, class Ordinal, class Offset>
 BarrierPlan<ExecSpace, Ordinal> plan_graph(
     const ExecSpace& space, const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options,
-    IdOrder ids, bool in_degrees_ready = false) {
+    IdOrder ids, bool in_degrees_ready = false, bool csr_built_here = false) {
   const std::uint64_t waves = graph.wave_count();
-  check_plan_request<Ordinal, Offset>(waves, graph.dependency_count(), options);
+  check_plan_request<Ordinal, Offset>(waves, graph.dependency_count(), options,
+                                      csr_built_here && csr_by_row_buckets_v<ExecSpace>);
   scratch.reserve_walk(space, waves);  // the graph has its storage (the scratch's or the caller's)
 
   const ProfilingRegion region("strata::plan_barriers");
@@ -248,7 +251,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
                             !counts.check_topological ? detail::IdOrder::Unknown
                             : counts.topological      ? detail::IdOrder::Topological
                                                       : detail::IdOrder::NotTopological,
-                            counts.in_degrees_counted);
+                            counts.in_degrees_counted, /*csr_built_here=*/true);
 }
 
 template <class ExecSpace, class Ordinal, class Offset, class... P>
