@@ -142,7 +142,7 @@ TEST(DependencyGraph, CountPassGivesInDegreesAndTheIdOrder) {
   EXPECT_FALSE(counts.built);
 }
 
-// The host backends build the CSR bucket by bucket (16384 rows each): lists
+// The host backends build the CSR bucket by bucket (up to 16384 rows each): lists
 // over several buckets with the last one partial, a hub row that fills one
 // bucket on its own, duplicates, and rows with no dependency, with the
 // in-degrees counted. Against a host count: every row (in input order on

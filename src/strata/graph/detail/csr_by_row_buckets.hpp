@@ -4,24 +4,25 @@
 //
 //   histogram  each thread takes an equal slice of the dependency list and
 //              counts how many of its dependencies fall into each bucket of
-//              2^14 consecutive rows (and, for the in-degrees, of targets);
+//              2^14 consecutive rows (fewer where rows have many
+//              dependencies), and, for the in-degrees, of targets;
 //   scatter    each thread copies its slice into the buckets, stably: a
 //              bucket holds its dependencies in input order (its rows in a
 //              spare index array, its targets already in their bucket's
 //              range of `entries`);
 //   buckets    each bucket, on its own (a dynamic schedule), counts its
 //              rows, scans them into row_map and moves its targets to their
-//              slots — all inside the bucket's 16384 row counters and its
-//              range of `entries`, which stay in a core's cache;
+//              slots, all inside the bucket's row counters and its range of
+//              `entries`, which stay in a core's cache;
 //   in-degrees (when asked) the targets are scattered into the spare by
 //              their bucket, and each bucket counts its own.
 //
 // Each row lists its targets in input order, on every thread count (the
 // scatter is stable and the move within a bucket keeps the order). The
-// spare (one index per dependency) is freed on return. On a random graph of
-// 2M waves and 10M dependencies this replaced the former build, in which
-// every thread read the whole list and kept the rows it owned, 0.33 s ->
-// see docs/cpu_planner.md for the measured figures.
+// spare (one index per dependency) is freed on return. It replaced a build
+// in which every thread read the whole list and kept the rows it owned
+// (2 threads, random 2M waves / 10M dependencies: the CSR in about 0.11 s
+// instead of 0.33 s; docs/cpu_planner.md).
 
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +38,12 @@ namespace strata::detail {
 /// Rows (and targets) per bucket, as a power of two: a bucket's row
 /// counters (64 KiB of 32-bit offsets) and in-degrees stay in a core's L2.
 inline constexpr unsigned csr_bucket_rows_log2 = 14;
+/// Where rows have many dependencies a bucket takes fewer rows (down to
+/// 2^10), so that its dependencies (their targets and spare indices) stay
+/// about 2^15, i.e. 256 KiB: on random-2M-10M (5 per row, 4096 rows per
+/// bucket) its placement took 0.035 s instead of 0.043 s (2 threads).
+inline constexpr unsigned csr_bucket_edges_log2 = 15;
+inline constexpr unsigned csr_bucket_rows_min_log2 = 10;
 
 /// The spare's element: holds a row (below the wave count, an Ordinal) and a
 /// position within a bucket (below the dependency count, an Offset).
@@ -114,7 +121,10 @@ void build_csr_by_row_buckets(const ExecSpace& space, std::size_t waves, std::si
   using Index = csr_bucket_index_t<Ordinal, Offset>;
   using Spare = Kokkos::View<Index*, typename ExecSpace::memory_space>;
   using Cursors = BucketCursors<ExecSpace, Offset>;
-  constexpr unsigned shift = csr_bucket_rows_log2;
+  unsigned shift = csr_bucket_rows_log2;
+  while (shift > csr_bucket_rows_min_log2 &&
+         (std::uint64_t(edges) >> (csr_bucket_edges_log2 - shift)) > std::uint64_t(waves))
+    --shift;
   const bool in_degrees = in_degree.extent(0) != 0;
   const std::size_t buckets = ((waves - 1) >> shift) + 1;  // waves >= 1: edges > 0
   std::size_t parts = static_cast<std::size_t>(space.concurrency());
