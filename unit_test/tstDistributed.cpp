@@ -1,4 +1,4 @@
-// Distributed planning (src/strata/dist) on 1..4 MPI ranks, TEST_EXECSPACE
+// Distributed planning (src/strata/distributed) on 1..4 MPI ranks, TEST_EXECSPACE
 // per rank: the plan gathered on rank 0 equals plan_barriers and the host
 // reference on the differential corpus; errors are the same on every rank
 // (checked by gathering every rank's kind and fields); sharding under a

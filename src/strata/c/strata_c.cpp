@@ -139,7 +139,8 @@ strata_status guarded(Body&& body) noexcept {
   } catch (const std::bad_alloc&) {
     return record(STRATA_ERROR_STORAGE_RESERVE_FAILED,
                   "StorageReserveFailed: out of host memory for the plan. Fix: plan a smaller "
-                  "graph, or shard it before barrier planning (strata's dist/ layer).",
+                  "graph, or shard it over MPI ranks before barrier planning "
+                  "(strata::distributed::plan_barriers_distributed).",
                   "host result");
   } catch (const std::exception& e) {
     return record(STRATA_ERROR_INTERNAL,

@@ -101,14 +101,6 @@ inline constexpr bool csr_by_row_buckets_v =
 
 namespace detail {
 
-/// Parts of the waves on a host backend: one per hardware thread, none empty.
-template <class ExecSpace>
-std::size_t csr_owner_parts(const ExecSpace& space, std::uint64_t wave_count) {
-  std::uint64_t parts = static_cast<std::uint64_t>(space.concurrency());
-  if (parts > wave_count) parts = wave_count;
-  return parts == 0 ? 1 : static_cast<std::size_t>(parts);
-}
-
 /// The CSR phases shared by build_dependency_graph and the distributed
 /// planner's rank-local graph: count (out-degree per row, and the in-degree
 /// of each target into `in_degree` when it is not empty — wave_count

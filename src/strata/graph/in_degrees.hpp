@@ -12,7 +12,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/graph/build_dependency_graph.hpp>
+#include <strata/core/even_parts.hpp>
 #include <strata/graph/dependency_graph.hpp>
 
 namespace strata {
@@ -24,7 +24,7 @@ template <class ExecSpace, class EntriesView, class InDegreeView>
 void count_in_degrees(const ExecSpace& space, std::size_t waves, const EntriesView& entries,
                       const InDegreeView& in_degree, std::true_type /*by owner*/) {
   const std::size_t edges = entries.extent(0);
-  const std::size_t parts = csr_owner_parts(space, waves);
+  const std::size_t parts = thread_parts(space, waves);
   Kokkos::parallel_for(
       "strata::graph::in_degrees_by_owner", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
       KOKKOS_LAMBDA(const std::size_t p) {

@@ -30,6 +30,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/even_parts.hpp>
 #include <strata/core/scan.hpp>
 #include <strata/core/storage.hpp>
 
@@ -50,13 +51,6 @@ inline constexpr unsigned csr_bucket_rows_min_log2 = 10;
 template <class Ordinal, class Offset>
 using csr_bucket_index_t =
     std::conditional_t<(sizeof(Offset) > sizeof(Ordinal)), Offset, Ordinal>;
-
-/// First item of part p of `parts` equal parts of [0, n).
-KOKKOS_INLINE_FUNCTION std::uint64_t even_part_begin(std::uint64_t n, std::uint64_t parts,
-                                                     std::uint64_t p) {
-  const std::uint64_t q = n / parts, r = n % parts;
-  return q * p + (p < r ? p : r);
-}
 
 /// Bucket cursors of the scatter: counted per (part, bucket) with each
 /// part's counters together (no shared cache line while counting), scanned
@@ -127,9 +121,7 @@ void build_csr_by_row_buckets(const ExecSpace& space, std::size_t waves, std::si
     --shift;
   const bool in_degrees = in_degree.extent(0) != 0;
   const std::size_t buckets = ((waves - 1) >> shift) + 1;  // waves >= 1: edges > 0
-  std::size_t parts = static_cast<std::size_t>(space.concurrency());
-  if (parts > edges) parts = edges;
-  if (parts == 0) parts = 1;
+  const std::size_t parts = thread_parts(space, edges);
 
   const Cursors rows(parts, buckets, "row bucket cursors");
   const Cursors targets(in_degrees ? parts : 0, in_degrees ? buckets : 0,

@@ -34,9 +34,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/even_parts.hpp>
 #include <strata/core/ordinal.hpp>
 #include <strata/core/prefetch.hpp>
-#include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
@@ -76,7 +76,7 @@ HostKahnResult host_kahn(const ExecSpace& space,
   using Word = std::uint64_t;
   using LevelType = typename LevelView::non_const_value_type;
   using SizeType = typename SizeView::non_const_value_type;
-  const std::size_t most_parts = csr_owner_parts(space, waves);
+  const std::size_t most_parts = thread_parts(space, waves);
   // state: bounds(parity, part, lo/hi) at 4 * part + 2 * parity + k, the
   // parts' stash cursors at 4 * most_parts + part, then the layer counter and
   // the results (groups, scheduled).
