@@ -40,12 +40,15 @@ inline std::string one_line_message(const char* text) {
   return out;
 }
 
-/// Asks Linux to back a large host buffer with transparent huge pages where
-/// the system leaves that to the program (`madvise` mode, Debian's default):
-/// a fresh planner buffer is written once, and with 4 KiB pages its first
-/// touch costs a page fault per 4 KiB (measured: the CSR build of a 10M
-/// dependency list spent 0.1 s in them on the 2-core VM). A hint: nothing
-/// changes where it is refused, on other systems, or for device memory.
+/// Asks Linux to back a large host buffer (16 MiB or more) with transparent
+/// huge pages where the system leaves that to the program (`madvise` mode,
+/// Debian's default): a fresh planner buffer is written once, and with 4 KiB
+/// pages its first touch costs a page fault per 4 KiB (the CSR build of a
+/// 10M-dependency list spent 0.1 s in them on a 2-core VM). Smaller buffers
+/// are left alone: a hint from 2 MiB up once made a 2M-wave tree's plan 3x
+/// slower on one thread on that VM (docs/cpu_planner.md). A hint only:
+/// nothing changes where it is refused, on other systems, or for device
+/// memory.
 template <class View>
 void advise_huge_pages(const View& view) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
@@ -55,7 +58,8 @@ void advise_huge_pages(const View& view) {
     const auto end = begin + view.span() * sizeof(typename View::value_type);
     const auto first = (begin + huge - 1) & ~(huge - 1);
     const auto last = end & ~(huge - 1);
-    if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+    if (end - begin >= (std::uintptr_t(16) << 20) && last > first)
+      (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
   }
 #else
   (void)view;
