@@ -3,9 +3,9 @@
 // appears in the CSR's `entries` (the CSR holds out-edges). Host backends
 // count without a locked instruction: each thread owns an equal range of
 // waves and counts the entries that fall into it, reading every entry once.
-// Device backends take one atomic per entry
-// (thousands of threads each reading every entry would not scale). The
-// planner's Start step calls it when the CSR build has not counted them.
+// Device backends take one atomic per entry (thousands of threads each
+// reading every entry would not scale). The planner's Start step calls it
+// when the CSR build has not counted them.
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
