@@ -52,6 +52,14 @@ template <class Ordinal, class Offset>
 using csr_bucket_index_t =
     std::conditional_t<(sizeof(Offset) > sizeof(Ordinal)), Offset, Ordinal>;
 
+/// One past the last row (or target) of bucket k: buckets hold 2^shift
+/// consecutive ids, the last one fewer.
+KOKKOS_INLINE_FUNCTION std::uint64_t bucket_end(std::uint64_t k, unsigned shift,
+                                                std::uint64_t waves) {
+  const std::uint64_t end = (k + 1) << shift;
+  return end < waves ? end : waves;
+}
+
 /// Bucket cursors of the scatter: counted per (part, bucket) with each
 /// part's counters together (no shared cache line while counting), scanned
 /// in (bucket, part) order so that a bucket takes part 0's dependencies,
@@ -76,6 +84,25 @@ class BucketCursors {
   }
   /// First position of bucket k (valid after `scan`, up to k = buckets).
   KOKKOS_INLINE_FUNCTION Offset bucket_begin(std::size_t k) const { return starts_(k * parts_); }
+
+  /// Part p's pass over its slice of the list (after `scan`): item i takes
+  /// the next position of its bucket, key_of(i) >> shift, in list order,
+  /// and place(position, i, key_of(i)) stores it there.
+  template <class KeyOf, class Place>
+  void scatter(const ExecSpace& space, const char* label, std::size_t items, unsigned shift,
+               const KeyOf& key_of, const Place& place) const {
+    const BucketCursors cursors = *this;
+    const std::size_t parts = parts_;
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecSpace>(space, 0, parts), KOKKOS_LAMBDA(const std::size_t p) {
+          const std::uint64_t lo = even_part_begin(items, parts, p);
+          const std::uint64_t hi = even_part_begin(items, parts, p + 1);
+          for (std::uint64_t i = lo; i < hi; ++i) {
+            const std::uint64_t key = key_of(i);
+            place(cursors.at(p, key >> shift)++, i, key);
+          }
+        });
+  }
 
   /// Turns the counts into each (part, bucket)'s first position.
   void scan(const ExecSpace& space) const {
@@ -144,18 +171,11 @@ void build_csr_by_row_buckets(const ExecSpace& space, std::size_t waves, std::si
   rows.scan(space);
 
   // scatter: rows into the spare, targets into entries, bucket by bucket.
-  Kokkos::parallel_for(
-      "strata::graph::bucket_scatter", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
-      KOKKOS_LAMBDA(const std::size_t p) {
-        const std::uint64_t lo = even_part_begin(edges, parts, p);
-        const std::uint64_t hi = even_part_begin(edges, parts, p + 1);
-        for (std::uint64_t i = lo; i < hi; ++i) {
-          const std::uint64_t row = row_of(i);
-          const Offset at = rows.at(p, row >> shift)++;
-          spare(at) = Index(row);
-          entries(at) = Ordinal(target_of(i));
-        }
-      });
+  rows.scatter(space, "strata::graph::bucket_scatter", edges, shift, row_of,
+               KOKKOS_LAMBDA(const Offset at, const std::size_t i, const std::uint64_t row) {
+                 spare(at) = Index(row);
+                 entries(at) = Ordinal(target_of(i));
+               });
 
   // buckets: count, scan and place each bucket's rows. row_map(r + 1) is
   // first row r's count, then its start, then (after the placement claims
@@ -166,9 +186,7 @@ void build_csr_by_row_buckets(const ExecSpace& space, std::size_t waves, std::si
                                                                         Kokkos::ChunkSize(1)),
       KOKKOS_LAMBDA(const std::size_t k) {
         const std::uint64_t r0 = std::uint64_t(k) << shift;
-        const std::uint64_t r1 = r0 + (std::uint64_t(1) << shift) < waves
-                                     ? r0 + (std::uint64_t(1) << shift)
-                                     : std::uint64_t(waves);
+        const std::uint64_t r1 = bucket_end(k, shift, waves);
         const std::uint64_t begin = rows.bucket_begin(k);
         const std::uint64_t end = rows.bucket_begin(k + 1);
         if (k == 0) row_map(0) = 0;
@@ -204,25 +222,17 @@ void build_csr_by_row_buckets(const ExecSpace& space, std::size_t waves, std::si
   // in-degrees: the targets by bucket into the (now free) spare, then each
   // bucket counts its own.
   targets.scan(space);
-  Kokkos::parallel_for(
-      "strata::graph::target_scatter", Kokkos::RangePolicy<ExecSpace>(space, 0, parts),
-      KOKKOS_LAMBDA(const std::size_t p) {
-        const std::uint64_t lo = even_part_begin(edges, parts, p);
-        const std::uint64_t hi = even_part_begin(edges, parts, p + 1);
-        for (std::uint64_t i = lo; i < hi; ++i) {
-          const std::uint64_t t = target_of(i);
-          spare(targets.at(p, t >> shift)++) = Index(t);
-        }
-      });
+  targets.scatter(space, "strata::graph::target_scatter", edges, shift, target_of,
+                  KOKKOS_LAMBDA(const Offset at, std::size_t, const std::uint64_t target) {
+                    spare(at) = Index(target);
+                  });
   Kokkos::parallel_for(
       "strata::graph::bucket_in_degrees",
       Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, buckets,
                                                                         Kokkos::ChunkSize(1)),
       KOKKOS_LAMBDA(const std::size_t k) {
         const std::uint64_t r0 = std::uint64_t(k) << shift;
-        const std::uint64_t r1 = r0 + (std::uint64_t(1) << shift) < waves
-                                     ? r0 + (std::uint64_t(1) << shift)
-                                     : std::uint64_t(waves);
+        const std::uint64_t r1 = bucket_end(k, shift, waves);
         for (std::uint64_t r = r0; r < r1; ++r) in_degree(r) = 0;
         const std::uint64_t end = targets.bucket_begin(k + 1);
         for (std::uint64_t i = targets.bucket_begin(k); i < end; ++i)
