@@ -8,7 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <strata/generate/graph_generators.hpp>
 #include <strata/launch/planner_storage.hpp>
+#include <strata/plan/detail/host_kahn.hpp>  // rule K's parts and outboxes, looked at directly
+#include <strata/plan/reference_kahn.hpp>
 #include <strata/strata.hpp>
 
 #include "test_helpers.hpp"
@@ -296,6 +299,66 @@ TEST(Planner, FirstOffenderInInputOrderIsReported) {
     for (std::uint32_t i = first_bad + 2; i < 10000; i += 5) deps[i] = {i, 50000};
     auto s = expect_plan_error(ErrorKind::SelfDependency, [&] { test::plan(10001, deps); });
     EXPECT_EQ(s.wave(), 5u);
+  }
+}
+
+// Rule K's parts: contiguous id ranges that cover the waves, each wave owned
+// by the part whose range holds it (the owner is a multiply and a shift), also
+// beyond 2^32 waves.
+TEST(Planner, HostKahnPartsCoverTheWavesInOrder) {
+  for (std::uint64_t n : {1ull, 2ull, 3ull, 17ull, 1000ull, 1048579ull, 4294967295ull,
+                          4294967296ull, 21474836487ull})
+    for (std::uint64_t parts : {1ull, 2ull, 3ull, 7ull, 16ull, 64ull, 127ull}) {
+      if (parts > n) continue;
+      const detail::WaveOwners owners(n, parts);
+      EXPECT_EQ(owners.begin(0), 0u);
+      EXPECT_EQ(owners.begin(parts), n);
+      for (std::uint64_t p = 0; p < parts; ++p) {
+        const std::uint64_t b = owners.begin(p), e = owners.begin(p + 1);
+        ASSERT_LE(b, e) << n << " waves, part " << p << " of " << parts;
+        EXPECT_LE(e - b, 2 * (n / parts) + 2) << n << " waves, part " << p << " of " << parts;
+        if (b == e) continue;
+        EXPECT_EQ(owners.owner(b), p) << n << " waves, part " << p << " of " << parts;
+        EXPECT_EQ(owners.owner(e - 1), p) << n << " waves, part " << p << " of " << parts;
+      }
+    }
+}
+
+// Rule K's walk with one-target outboxes: every send stops at a full box,
+// often inside a wave's row, so a layer takes many rounds; the levels and
+// layer sizes are still the reference's (on one thread: the serial walk).
+TEST(Planner, HostKahnWithTinyOutboxesGivesTheReferenceLevels) {
+  using Space = TEST_EXECSPACE;
+  using Ord = std::uint32_t;
+  using DepView = Kokkos::View<const Dep*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  auto layered = generate::layered(300, 12, 3, 20, true, 5);
+  for (const auto* g : {&layered}) {
+    const auto deps = generate::narrowed<Ord>(*g);
+    const std::uint64_t waves = g->wave_count;
+    Kokkos::View<Dep*, Space::memory_space> device("deps", deps.size());
+    Kokkos::deep_copy(device, DepView(deps.data(), deps.size()));
+    DependencyGraphStorage<Space> storage;
+    const auto graph = build_dependency_graph(
+        Space(), waves, Kokkos::View<const Dep*, Space::memory_space>(device), storage);
+    Kokkos::View<Ord*, Space::memory_space> remaining("remaining", waves), stash("stash", waves),
+        level("level", waves), sizes("sizes", waves);
+    count_in_degrees(Space(), graph, remaining);
+    detail::HostKahnBuffers buffers(1, 0);
+    buffers.parts = detail::host_kahn_threads(Space(), waves);
+    buffers.box_size = 1;
+    Kokkos::View<Ord*, Space::memory_space> outbox("outbox", buffers.parts * buffers.parts);
+    const auto walk = detail::host_kahn(Space(), graph, remaining, stash, level, sizes, outbox,
+                                        buffers, /*narrow_frontier=*/8);
+    const ReferencePlan ref = reference_kahn(waves, deps);
+    ASSERT_EQ(walk.groups, ref.group_count()) << g->description;
+    EXPECT_EQ(walk.scheduled, waves);
+    const auto got_level = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level);
+    const auto got_sizes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sizes);
+    for (std::size_t l = 0; l < ref.group_count(); ++l) {
+      EXPECT_EQ(got_sizes(l), ref.group_offsets[l + 1] - ref.group_offsets[l]) << "layer " << l;
+      for (std::uint64_t i = ref.group_offsets[l]; i < ref.group_offsets[l + 1]; ++i)
+        ASSERT_EQ(got_level(ref.waves[i]), l) << "wave " << ref.waves[i];
+    }
   }
 }
 

@@ -171,7 +171,8 @@ class LaunchPolicy {
   }
   /// Rule K (choose_step, at layer 0, where rule T did not apply): walk every layer top-down in one launch of one team whose
   /// threads each own a part of the waves (plan/detail/host_kahn.hpp: no
-  /// locked instruction, per-thread frontier buffers, a team barrier per
+  /// locked instruction, each frontier edge read once and sent to its
+  /// owner's bounded outbox, per-thread frontier buffers, team barriers per
   /// layer, layers of at most `fused_max_frontier` waves walked by one
   /// thread). Yes on a host backend when nothing is forced and the sources
   /// are below `hybrid_min_density_bps` of the waves (a denser start is left

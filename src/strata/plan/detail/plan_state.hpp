@@ -24,6 +24,9 @@
 //   level_counts     the one-pass steps (Levels, HostLayers): waves per
 //                    level, from which the plan is laid out in one counting
 //                    pass (the scratch's spare ordinals)
+//   (outboxes)       HostLayers: targets on their way to their owning
+//                    thread, in the fill cursor's bytes, which that step
+//                    never reads (lend_cursor_as_ordinals)
 //
 // Storage: the plan's two Views (level, order) and the scratch's buffers;
 // `released` and `chain_distance` are never live at once and share the
@@ -57,6 +60,8 @@ struct PlanState {
   using OrdinalView = Kokkos::View<Ordinal*, memory_space>;
   using OffsetView = Kokkos::View<Offset*, memory_space>;
   using CounterView = Kokkos::View<std::uint64_t*, memory_space>;
+  using UnmanagedOrdinalView =
+      Kokkos::View<Ordinal*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using Scratch = PlannerScratch<ExecSpace, Ordinal, Offset>;
 
   PlanState(const Graph& g, Scratch& scratch, const OrdinalView& plan_level,
@@ -204,6 +209,22 @@ struct PlanState {
     finish(total, /*on_device=*/true);
     level_counts = counts;
     counted_groups = groups;
+  }
+
+  /// At least `count` ordinals (none for 0) over the fill cursor's bytes, for
+  /// a step that never reads `released` (rule K's outboxes, host_kahn.hpp):
+  /// the plan then holds no byte more than planner_storage_bytes' `scratch`
+  /// counts. At most the cursor's wave-sized bytes; unmanaged, valid while
+  /// the scratch is and until the next reserve of the cursor.
+  UnmanagedOrdinalView lend_cursor_as_ordinals(std::uint64_t count) {
+    const std::uint64_t most = wave_count() * sizeof(Offset) / sizeof(Ordinal);
+    if (count > most) count = most;
+    if (count == 0) return UnmanagedOrdinalView();
+    reserve_capacity(storage_->graph.cursor, (count * sizeof(Ordinal) + sizeof(Offset) - 1) / sizeof(Offset),
+                     "outgoing target cursor");
+    released_bound_ = false;  // the cursor may have moved; rebind before reading `released`
+    const std::size_t lent = storage_->graph.cursor.extent(0) * sizeof(Offset) / sizeof(Ordinal);
+    return UnmanagedOrdinalView(reinterpret_cast<Ordinal*>(storage_->graph.cursor.data()), lent);
   }
 
   /// Wave-sized spare ordinals for the level counts of a one-pass step (not
