@@ -32,9 +32,10 @@ inline PlannerStorageBytes planner_storage_bytes(std::uint64_t waves, std::uint6
                                                  bool host_csr_build = false) {
   PlannerStorageBytes b;
   b.csr = (waves + 1) * offset_bytes + dependencies * ordinal_bytes;
-  // fill cursor (then release counts or chain distances) and remaining
-  // in-degree (then the layout's spare), both offsets; the walk writes the
-  // scheduled waves straight into the result's `waves`
+  // fill cursor (then release counts or chain distances, or rule K's
+  // outboxes) and remaining in-degree (then the layout's spare), both
+  // offsets; the walk writes the scheduled waves straight into the result's
+  // `waves`
   b.scratch = waves * 2ull * offset_bytes;
   b.spare = waves * std::uint64_t(ordinal_bytes);
   if (reverse) b.scratch += b.csr + waves * offset_bytes;  // in-edge CSR + per-wave cursor
