@@ -26,13 +26,19 @@ struct ReleaseRule {
   KOKKOS_INLINE_FUNCTION bool last_in_edge(const Ordinal t) const {
     return strata::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1);
   }
+  /// Edge e took t's last in-edge: t gets `next_level` and e is parked in
+  /// remaining(t) (read back by parked()).
+  KOKKOS_INLINE_FUNCTION void park(const Offset e, const Ordinal t,
+                                   const Ordinal next_level) const {
+    level(t) = next_level;
+    remaining(t) = e;
+  }
   /// Edge e -> t of a wave of the current layer: true when e released t,
   /// which then has `next_level` and e parked in remaining(t).
   KOKKOS_INLINE_FUNCTION bool release(const Offset e, const Ordinal t,
                                       const Ordinal next_level) const {
     if (!last_in_edge(t)) return false;
-    level(t) = next_level;
-    remaining(t) = e;
+    park(e, t, next_level);
     return true;
   }
   /// Edges a wave's release takes together (release_edges).
@@ -61,8 +67,7 @@ struct ReleaseRule {
         if (std::uint64_t(j) < m) old[j] = strata::fetch_sub<ExecSpace>(&remaining(t[j]), Offset(1));
       for (int j = 0; j < batch_edges; ++j) {
         if (std::uint64_t(j) >= m || old[j] != Offset(1)) continue;
-        level(t[j]) = next_level;
-        remaining(t[j]) = Offset(e + j);
+        park(Offset(e + j), t[j], next_level);
         released(t[j]);
       }
     }
