@@ -2,8 +2,9 @@
 // The in-degree of every wave of a DependencyGraph: how often the wave
 // appears in the CSR's `entries` (the CSR holds out-edges). Host backends
 // count without a locked instruction: each thread owns an equal range of
-// waves and counts the entries that fall into it, reading every entry once.
-// Device backends take one atomic per entry (thousands of threads each
+// waves, reads every entry and counts those that fall into its range (so
+// each entry is read once per thread; the CSR build from a list counts them
+// bucket by bucket instead, csr_by_row_buckets.hpp). Device backends take one atomic per entry (thousands of threads each
 // reading every entry would not scale). The planner's Start step calls it
 // when the CSR build has not counted them.
 #include <cstddef>

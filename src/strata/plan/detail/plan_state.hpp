@@ -211,11 +211,12 @@ struct PlanState {
     counted_groups = groups;
   }
 
-  /// At least `count` ordinals (none for 0) over the fill cursor's bytes, for
-  /// a step that never reads `released` (rule K's outboxes, host_kahn.hpp):
-  /// the plan then holds no byte more than planner_storage_bytes' `scratch`
-  /// counts. At most the cursor's wave-sized bytes; unmanaged, valid while
-  /// the scratch is and until the next reserve of the cursor.
+  /// `count` ordinals (none for 0) over the fill cursor's bytes, for a step
+  /// that never reads `released` (rule K's outboxes, host_kahn.hpp): the plan
+  /// then holds no byte more than planner_storage_bytes' `scratch` counts.
+  /// Fewer where the cursor's wave-sized bytes hold fewer, more where the
+  /// cursor is already larger; unmanaged, valid while the scratch is and
+  /// until the next reserve of the cursor.
   UnmanagedOrdinalView lend_cursor_as_ordinals(std::uint64_t count) {
     const std::uint64_t most = wave_count() * sizeof(Offset) / sizeof(Ordinal);
     if (count > most) count = most;
