@@ -215,8 +215,8 @@ HostKahnResult host_kahn(const ExecSpace& space,
       // counted across the parts' segments in part order.
       Word mine = state(cursor_at + p);
       lo(parity ^ 1, p) = mine;
-      Word first = size / parts * p + (p < size % parts ? p : size % parts);
-      Word left = size / parts + (p < size % parts ? 1 : 0);
+      Word first = Word(even_part_begin(size, parts, p));
+      Word left = Word(even_part_begin(size, parts, p + 1)) - first;
       Word q = 0;
       while (q + 1 < parts && first >= hi(parity, q) - lo(parity, q)) {
         first -= hi(parity, q) - lo(parity, q);
