@@ -10,7 +10,9 @@
 //                  with a fresh PlannerScratch per call: validation, CSR build,
 //                  the layers and the layout, everything allocated inside
 //                  (auto+scratch: the same with one scratch reused across calls;
-//                  auto+csr: the CSR built outside the timed region, as KK's is).
+//                  auto+csr: the CSR built outside the timed region, as KK's is;
+//                  auto+in-csr: plan_in_edges from the very in-edge CSR KK is
+//                  given, built outside the timed region).
 //                  The dependencies are already in a View of the default
 //                  memory space; parsing and generation are never timed.
 //   reference      reference_kahn(V, host dependencies): validation, its CSR
@@ -42,6 +44,7 @@
 
 #include <strata/generate/graph_generators.hpp>
 #include <strata/plan/plan_barriers.hpp>
+#include <strata/plan/plan_in_edges.hpp>
 #include <strata/plan/reference_kahn.hpp>
 #include <strata/version.hpp>
 
@@ -135,10 +138,11 @@ struct Options {
   std::vector<std::string> filters;  ///< --filter A,B: graphs whose name contains A or B
   int repetitions = 5;
   std::string json = "strata_bench.json";
-  std::vector<std::string> modes = {"auto", "auto+scratch", "auto+csr", "sparse", "dense", "hybrid", "fused"};
+  std::vector<std::string> modes = {"auto",   "auto+scratch", "auto+csr", "auto+in-csr",
+                                    "sparse", "dense",        "hybrid",   "fused"};
   bool kk = true;
   bool reference = true;
-  bool profile = false;  ///< per-kernel times of one extra call of the auto mode
+  bool profile = false;  ///< per-kernel times of one extra call of auto, auto+csr, auto+in-csr
   double dense_max_work = 4e9;     ///< dense: groups x waves wave visits
   double stepwise_max_layers = 2e5;  ///< sparse / hybrid: launches per layer
   double kk_max_work = 1.2e10;     ///< KK before 4.6: levels x rows row visits
@@ -242,6 +246,38 @@ bool kk_symbolic_is_linear() {
   return major > 4 || (major == 4 && minor >= 6);
 }
 
+// CSR of in-edges, lower triangular: row i lists every j < i that i waits
+// for (duplicates kept, as the planner keeps them), int offsets as Kokkos
+// Kernels takes them: what Kokkos Kernels' symbolic phase and the
+// auto+in-csr mode (strata::plan_in_edges) are given. Built untimed.
+struct InEdgeCsr {
+  Kokkos::View<int*, MemSpace> row_map, entries;
+};
+
+InEdgeCsr in_edge_csr(const std::vector<Dep>& deps, std::uint64_t waves) {
+  InEdgeCsr csr{Kokkos::View<int*, MemSpace>("in-edge row_map", waves + 1),
+                Kokkos::View<int*, MemSpace>("in-edge entries", deps.size())};
+  auto h_row = Kokkos::create_mirror_view(csr.row_map);
+  auto h_ent = Kokkos::create_mirror_view(csr.entries);
+  Kokkos::deep_copy(h_row, 0);
+  for (const auto& d : deps) ++h_row(d.after + 1);
+  for (std::uint64_t i = 0; i < waves; ++i) h_row(i + 1) += h_row(i);
+  std::vector<int> cursor(h_row.data(), h_row.data() + waves);
+  for (const auto& d : deps) h_ent(cursor[d.after]++) = static_cast<int>(d.before);
+  Kokkos::deep_copy(csr.row_map, h_row);
+  Kokkos::deep_copy(csr.entries, h_ent);
+  return csr;
+}
+
+/// Why a graph has no in-edge CSR for Kokkos Kernels or auto+in-csr (empty: it has one).
+std::string in_edge_csr_unavailable(const std::vector<Dep>& deps, std::uint64_t waves,
+                                    bool topological_ids) {
+  if (!topological_ids) return "n/a: ids not topologically ordered";
+  if (waves > 0x7fffffffull || deps.size() > 0x7fffffffull)
+    return "n/a: more than 2^31 rows or entries for int offsets";
+  return "";
+}
+
 KkResult run_kk(const Options& opt, const std::vector<Dep>& deps, std::uint64_t waves,
                 std::uint64_t groups, bool topological_ids) {
   KkResult r;
@@ -249,14 +285,8 @@ KkResult run_kk(const Options& opt, const std::vector<Dep>& deps, std::uint64_t 
     r.skipped = "n/a: disabled (--no-kk)";
     return r;
   }
-  if (!topological_ids) {
-    r.skipped = "n/a: ids not topologically ordered";
-    return r;
-  }
-  if (waves > 0x7fffffffull || deps.size() > 0x7fffffffull) {
-    r.skipped = "n/a: more than 2^31 rows or entries for int offsets";
-    return r;
-  }
+  r.skipped = in_edge_csr_unavailable(deps, waves, topological_ids);
+  if (!r.skipped.empty()) return r;
   const double work = double(groups) * double(waves);
   if (!kk_symbolic_is_linear() && work > opt.kk_max_work) {
     std::ostringstream s;
@@ -266,23 +296,9 @@ KkResult run_kk(const Options& opt, const std::vector<Dep>& deps, std::uint64_t 
     r.skipped = s.str();
     return r;
   }
-  // CSR of in-edges, lower triangular: row i lists every j < i that i waits
-  // for (duplicates kept, as the planner keeps them). Built outside the timing.
-  using RowMap = Kokkos::View<int*, MemSpace>;
-  using Entries = Kokkos::View<int*, MemSpace>;
-  RowMap row_map("kk row_map", waves + 1);
-  Entries entries("kk entries", deps.size());
-  {
-    auto h_row = Kokkos::create_mirror_view(row_map);
-    auto h_ent = Kokkos::create_mirror_view(entries);
-    Kokkos::deep_copy(h_row, 0);
-    for (const auto& d : deps) ++h_row(d.after + 1);
-    for (std::uint64_t i = 0; i < waves; ++i) h_row(i + 1) += h_row(i);
-    std::vector<int> cursor(h_row.data(), h_row.data() + waves);
-    for (const auto& d : deps) h_ent(cursor[d.after]++) = static_cast<int>(d.before);
-    Kokkos::deep_copy(row_map, h_row);
-    Kokkos::deep_copy(entries, h_ent);
-  }
+  const InEdgeCsr csr = in_edge_csr(deps, waves);
+  const auto row_map = csr.row_map;
+  const auto entries = csr.entries;
   using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, ExecSpace,
                                                                   MemSpace, MemSpace>;
   auto symbolic = [&](std::uint64_t* levels) {
@@ -346,6 +362,13 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
     });
     r.peak_bytes = peak.total;
     r.working_bytes = peak.working;
+    if (opt.profile)
+      r.phases = phases_of(
+          [&] {
+            Scratch scratch;
+            strata::plan_barriers(space, graph, scratch, options);
+          },
+          "(outside kernels: host loop, allocation, launch overhead)");
     r.timing = time_calls(opt.repetitions, 0, [&] {
       Scratch scratch;
       strata::plan_barriers(space, graph, scratch, options);
@@ -387,6 +410,54 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
   return r;
 }
 
+// auto+in-csr: strata::plan_in_edges from the in-edge CSR Kokkos Kernels is
+// given (built untimed; its peak bytes exclude it): the seam for a caller
+// that holds a triangular matrix, on the same input as Kokkos Kernels.
+ModeResult run_in_csr_mode(const Options& opt, const std::vector<Dep>& host_deps,
+                           std::uint64_t waves, bool topological_ids,
+                           const strata::ReferencePlan* ref) {
+  ModeResult r;
+  r.mode = "auto+in-csr";
+  r.skipped = in_edge_csr_unavailable(host_deps, waves, topological_ids);
+  if (!r.skipped.empty()) return r;
+  const InEdgeCsr csr = in_edge_csr(host_deps, waves);
+  const ExecSpace space;
+  using Scratch = strata::PlannerScratch<ExecSpace, Ordinal, Offset>;
+  const auto plan_once = [&](Scratch& scratch) {
+    return strata::plan_in_edges(space, csr.row_map, csr.entries, /*mirrored=*/false, scratch);
+  };
+  bool planned = false;
+  const PeakBytes peak = peak_bytes_of([&] {
+    Scratch scratch;
+    const auto plan = plan_once(scratch);
+    planned = plan.has_value();
+    if (!planned) return;
+    r.plan_bytes = plan_bytes_of(*plan);
+    r.groups = plan->group_count();
+    r.plan_matches_reference = ref ? same_as_reference(*plan, *ref) : true;
+  });
+  if (!planned) {
+    r.skipped =
+        "n/a: plan_in_edges declined, the graph is deeper than its device pass's budget "
+        "(LaunchPolicy::ticket_depth_budget()); its caller plans the dependency list then";
+    return r;
+  }
+  r.peak_bytes = peak.total;
+  r.working_bytes = peak.working;
+  if (opt.profile)
+    r.phases = phases_of(
+        [&] {
+          Scratch scratch;
+          plan_once(scratch);
+        },
+        "(outside kernels: host loop, allocation, launch overhead)");
+  r.timing = time_calls(opt.repetitions, 0, [&] {
+    Scratch scratch;
+    plan_once(scratch);
+  });
+  return r;
+}
+
 GraphResult run_graph(const Options& opt, const Spec& spec) {
   GraphResult r;
   r.name = spec.name;
@@ -418,7 +489,10 @@ GraphResult run_graph(const Options& opt, const Spec& spec) {
       host_view(host_deps.data(), host_deps.size());
   const Kokkos::View<const Dep*, MemSpace> deps =
       Kokkos::create_mirror_view_and_copy(MemSpace(), host_view);
-  for (const auto& m : opt.modes) r.modes.push_back(run_mode(opt, m, deps, r.waves, r.groups, &ref));
+  for (const auto& m : opt.modes)
+    r.modes.push_back(m == "auto+in-csr"
+                          ? run_in_csr_mode(opt, host_deps, r.waves, r.topological_ids, &ref)
+                          : run_mode(opt, m, deps, r.waves, r.groups, &ref));
   ref = strata::ReferencePlan{};
 
   // (b) Kokkos Kernels' level set.
@@ -442,7 +516,7 @@ void write_json(const Options& opt, const std::vector<GraphResult>& results,
       << "    \"set\": " << json_string(opt.quick ? "quick" : "full") << ",\n"
       << "    \"repetitions\": " << opt.repetitions << "\n  },\n"
       << "  \"notes\": {\n"
-      << "    \"strata\": " << json_string("plan_barriers from a View of dependencies in the default memory space: validation + CSR build + layers + layout, fresh PlannerScratch per call; auto+scratch reuses one scratch (warm); auto+csr plans from a DependencyGraph (CSR) built outside the timed region, as Kokkos Kernels' input is, and its peak_bytes exclude that CSR. Parsing and generation are not timed.") << ",\n"
+      << "    \"strata\": " << json_string("plan_barriers from a View of dependencies in the default memory space: validation + CSR build + layers + layout, fresh PlannerScratch per call; auto+scratch reuses one scratch (warm); auto+csr plans from a DependencyGraph (CSR) built outside the timed region, as Kokkos Kernels' input is, and its peak_bytes exclude that CSR; auto+in-csr is plan_in_edges from the in-edge CSR Kokkos Kernels is given (topological ids only), its peak_bytes excluding that CSR. Parsing and generation are not timed.") << ",\n"
       << "    \"reference\": " << json_string("reference_kahn on the host dependency array: validation + its own CSR build + Kahn + per-group sort (serial).") << ",\n"
       << "    \"kk\": " << json_string("create_sptrsv_handle(SEQLVLSCHD_TP1, lower) + sptrsv_symbolic; the in-edge CSR (row i lists j < i) is prepared outside the timed region. Only for graphs whose ids are topologically ordered.") << ",\n"
       << "    \"peak_bytes\": " << json_string("peak live bytes in the execution space's memory space during one call, from Kokkos' allocate/deallocate callbacks, the returned plan included; the input dependency View (input_bytes) already existed and is not counted. working_peak_bytes: the peak of the same count without the returned plan's Views (labels strata::wave levels, strata::plan waves, strata::group offsets: the caller's result); plan_bytes: those Views' bytes (2 x waves + groups + 1 ordinals).") << ",\n"
@@ -545,7 +619,8 @@ void print_row(const Options& opt, const GraphResult& g) {
 [[noreturn]] void usage(int code) {
   std::cout
       << "usage: strata_bench [--quick] [--filter SUBSTRING[,SUBSTRING...]] [--repetitions N] [--json FILE]\n"
-         "                    [--modes auto,auto+scratch,auto+csr,sparse,dense,hybrid,fused] [--no-kk]\n"
+         "                    [--modes auto,auto+scratch,auto+csr,auto+in-csr,sparse,dense,hybrid,fused]\n"
+         "                    [--no-kk]\n"
          "                    [--no-reference] [--dense-max-work X] [--stepwise-max-layers X]\n"
          "                    [--kk-max-work X] [--profile] [--list]\n"
          "                    [Kokkos options, e.g. --kokkos-threads=2]\n"
@@ -591,7 +666,8 @@ Options parse(int argc, char* argv[], bool* list) {
   }
   if (opt.quick && !repetitions_given) opt.repetitions = 1;
   for (const auto& m : opt.modes)
-    if (m != "auto+scratch" && m != "auto+csr") strata::parse_plan_mode(m);  // InvalidArgument on a bad name
+    if (m != "auto+scratch" && m != "auto+csr" && m != "auto+in-csr")
+      strata::parse_plan_mode(m);  // InvalidArgument on a bad name
   return opt;
 }
 

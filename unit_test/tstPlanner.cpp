@@ -658,7 +658,7 @@ TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
 }
 
 // Rule T over a list on few host threads (LaunchPolicy::
-// check_list_while_levelling): the level pass checks the list as it reads it
+// check_while_levelling): the level pass checks the list as it reads it
 // instead of a validation pass first. A list that breaks the bet at its last
 // dependency (out of order, outside the graph, a self dependency, a backward
 // edge) is planned, or refused, exactly as a forced mode that validates first
@@ -667,7 +667,7 @@ TEST(PlannerModes, OrderedListsAreCheckedWhileLevelled) {
   using Space = TEST_EXECSPACE;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible;
   const bool checked =
-      host && launch::LaunchPolicy::standard().check_list_while_levelling(
+      host && launch::LaunchPolicy::standard().check_while_levelling(
                   std::uint64_t(Space().concurrency()));
   const auto sweep = generate::sweep3d(10, 9, 7);
   const auto base = generate::narrowed<std::uint32_t>(sweep);
@@ -708,6 +708,66 @@ TEST(PlannerModes, OrderedListsAreCheckedWhileLevelled) {
                 checked)
           << stats.first_decision;
     }
+  }
+}
+
+// Rule T over a caller's CSR on few host threads (LaunchPolicy::
+// check_while_levelling): the level pass checks each target above its row as
+// it reads it, instead of a reduction over the CSR first. A CSR that breaks
+// the bet late (one backward edge in row 620 of 630), or whose backward edge
+// closes a cycle, is planned, or refused, exactly as a forced mode plans or
+// refuses it; shuffled ids break it at once.
+TEST(PlannerModes, CallerCsrIsCheckedWhileLevelled) {
+  using Space = TEST_EXECSPACE;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible;
+  const bool checked =
+      host && launch::LaunchPolicy::standard().check_while_levelling(
+                  std::uint64_t(Space().concurrency()));
+  const auto sweep = generate::sweep3d(10, 9, 7);  // id = x + 10 y + 90 z
+  const auto base = generate::narrowed<std::uint32_t>(sweep);
+  const std::uint32_t n = std::uint32_t(sweep.wave_count);
+  auto shuffled = generate::random_dag(n, 3 * n, 7);
+  generate::shuffle_ids(shuffled, 3);
+  struct Variant {
+    const char* what;
+    std::vector<Dep> deps;
+    bool topological;
+  };
+  std::vector<Variant> variants{{"in order", base, true},
+                                {"shuffled ids", generate::narrowed<std::uint32_t>(shuffled), false}};
+  // (0,8,6) -> (9,7,6): neither reaches the other in the sweep
+  variants.push_back({"one backward edge late", base, false});
+  variants.back().deps.push_back(Dep{620, 619});
+  // the corner waits for (8,8,6), which now waits for it
+  variants.push_back({"a backward edge closing a cycle", base, false});
+  variants.back().deps.push_back(Dep{n - 1, n - 2});
+  for (const auto& v : variants) {
+    Kokkos::View<Dep*, Space::memory_space> device("deps", v.deps.size());
+    Kokkos::deep_copy(device, Kokkos::View<const Dep*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                                  v.deps.data(), v.deps.size()));
+    const auto graph =
+        make_dependency_graph(Space(), n, Kokkos::View<const Dep*, Space::memory_space>(device));
+    const auto run = [&](PlanMode mode, PlanStatistics* stats) -> std::string {
+      PlanOptions options;
+      options.mode = mode;
+      options.statistics = stats;
+      PlannerScratch<Space> scratch;
+      try {
+        const auto plan = plan_barriers(Space(), graph, scratch, options);
+        const auto ref = reference_kahn(n, v.deps);
+        return same_plan(plan, ref) ? "the reference's plan" : "a plan that is not the reference's";
+      } catch (const PlanError& e) {
+        return e.what();
+      }
+    };
+    PlanStatistics stats;
+    const std::string automatic = run(PlanMode::Automatic, &stats);
+    EXPECT_EQ(automatic, run(PlanMode::Sparse, nullptr)) << v.what;
+    EXPECT_EQ(stats.topological, host && v.topological) << v.what;
+    if (v.topological) EXPECT_EQ(automatic, "the reference's plan") << v.what;
+    EXPECT_EQ(stats.first_decision.find("checking the ids") != std::string::npos,
+              checked && v.topological)
+        << v.what << ": " << stats.first_decision;
   }
 }
 

@@ -63,7 +63,7 @@ LaunchPolicy LaunchPolicy::standard() {
   p.ticket_max_levels = 64;
   // One-thread validation ~0.85 of the level pass: split over t threads it
   // costs 0.85/t of it, against ~0.1 for checking inside the pass (see
-  // check_list_while_levelling()); t = 8 is where they meet.
+  // check_while_levelling()); t = 8 is where they meet.
   p.checked_levels_max_threads = 8;
   // A bottom-up step builds the reverse CSR (a second CSR: time, and memory
   // the size of the graph's) and scans every wave to place at most the waves
@@ -201,9 +201,11 @@ PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string
   // T. before the walk: one pass in id order, or the start of the walk
   if (!r.started) {
     std::string line;
-    if (r.ids_topological &&
+    const bool bet = !r.ids_topological && r.ids_unchecked && check_while_levelling(r.concurrency);
+    if ((r.ids_topological || bet) &&
         use_topological_levels(!r.device_backend, nothing_forced(r), reason ? &line : nullptr)) {
       d.step = PlanStep::Levels;
+      d.check_ids = bet;
       if (reason) *reason = line;
     } else {
       d.step = PlanStep::Start;

@@ -156,17 +156,23 @@ class LaunchPolicy {
   /// 6 µs per level for a shallow graph (the 20 levels of a 1M-row ILU
   /// factor in 0.12 ms). Deeper graphs give up early and cheaply.
   std::uint64_t ticket_depth_budget() const { return ticket_max_levels; }
-  /// Rule T over a dependency list on a host backend: whether the
-  /// one-thread level pass checks the list as it reads it (each dependency
-  /// inside the graph, from a lower to a higher id, the list sorted by one
-  /// endpoint), betting that it is valid and in order, instead of a parallel
-  /// validation pass first. Where the bet fails the pass stops at that
-  /// dependency and the list is validated and planned as usual, so errors and
+  /// Rule T on a host backend, over input nobody has checked: whether the
+  /// one-thread level pass checks it as it reads it, betting that it is in
+  /// order, instead of a parallel pass first. Over a dependency list (in
+  /// plan_barriers) the pass checks each dependency inside the graph, from a
+  /// lower to a higher id, the list sorted by one endpoint, in place of the
+  /// validation pass; over a caller's CSR (choose_step, PlanStepDecision::
+  /// check_ids) it checks each target above its row, in place of
+  /// csr_ids_topological's reduction. Where the bet fails the pass stops
+  /// there and the input is validated and planned as usual, so errors and
   /// plans are the same either way. Yes below `checked_levels_max_threads`
-  /// host threads: on one thread the validation pass costs about 0.85 of
-  /// the level pass (strata_bench --profile, powerlaw-2M: 42 and 50 ms), so
-  /// it pays for itself only split over many threads.
-  bool check_list_while_levelling(std::uint64_t host_threads) const {
+  /// host threads: on one thread the list's validation pass costs about 0.85
+  /// of the level pass (strata_bench --profile, powerlaw-2M: 42 and 50 ms)
+  /// and the CSR's reduction about 0.4 of the push pass (15 and 38 ms), while
+  /// checking inside the pass costs under 0.1 of it (the CSR's compare: none
+  /// measurable), so the parallel pass pays for itself only split over many
+  /// threads, and there a bet that fails late wastes up to one pass.
+  bool check_while_levelling(std::uint64_t host_threads) const {
     return host_threads < checked_levels_max_threads;
   }
   /// Rule K (choose_step, at layer 0, where rule T did not apply): walk every layer top-down in one launch of one team whose
@@ -183,7 +189,7 @@ class LaunchPolicy {
   std::uint32_t execute_dataflow_width_per_team = 0;  ///< rule E3
 
   std::uint64_t ticket_max_levels = 0;  ///< ticket_depth_budget()
-  std::uint64_t checked_levels_max_threads = 0;  ///< check_list_while_levelling()
+  std::uint64_t checked_levels_max_threads = 0;  ///< check_while_levelling()
 
   std::uint32_t serial_fused_max_frontier = 0;  ///< rule 3
   std::uint32_t fused_max_frontier = 0;       ///< rule 4

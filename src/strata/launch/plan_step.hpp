@@ -52,6 +52,9 @@ struct PlanStepRequest {
   /// The ids are known to be a topological order (the CSR build's validation
   /// pass, or a check over the CSR when the policy asks: wants_id_order()).
   bool ids_topological = false;
+  /// Nothing has checked the ids' order yet (a caller's CSR): rule T may bet
+  /// on it (check_while_levelling).
+  bool ids_unchecked = false;
   // The walk so far.
   bool started = false;               ///< the Start step ran: in-degrees and layer 0 are known
   std::uint64_t layer = 0;            ///< level of the current frontier
@@ -78,6 +81,10 @@ struct PlanStepDecision {
   /// The bottom-up bound (LaunchPolicy::dense_scan_budget) turned a bottom-up
   /// step into this top-down one.
   bool bottom_up_budget_spent = false;
+  /// Levels over ids nobody checked (rule T's bet): the pass checks them as
+  /// it reads them and leaves the walk to Start where they are not
+  /// topological.
+  bool check_ids = false;
 };
 
 }  // namespace strata::launch

@@ -213,7 +213,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     // validation reports the errors in their usual order). A request that
     // its own checks refuse goes below as well, to fail there.
     if (counts.check_topological &&
-        policy.check_list_while_levelling(std::uint64_t(space.concurrency())) &&
+        policy.check_while_levelling(std::uint64_t(space.concurrency())) &&
         detail::plan_request_passes<Ordinal, Offset>(wave_count, dependencies.extent(0),
                                                       options)) {
       // The bet allocates the plan before the list is validated: where that

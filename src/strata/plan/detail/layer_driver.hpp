@@ -117,9 +117,12 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
   launch::PlanStepRequest r =
       step_request(space, graph.wave_count(), graph.dependency_count(), options);
   // What the policy's rules read beyond the frontier: measured only when asked.
-  if (ids == IdOrder::Unknown && r.waves != 0 && policy.wants_id_order(r))
+  // (Rule T's bet, check_while_levelling: the level pass checks the ids itself.)
+  if (ids == IdOrder::Unknown && r.waves != 0 && policy.wants_id_order(r) &&
+      !policy.check_while_levelling(r.concurrency))
     ids = csr_ids_topological(space, graph) ? IdOrder::Topological : IdOrder::NotTopological;
   r.ids_topological = ids == IdOrder::Topological;
+  r.ids_unchecked = ids == IdOrder::Unknown;
   const auto measure_after_start = [&] {
     if (r.waves < std::uint64_t(chained_level<Ordinal>) && policy.count_chains(r))
       r.chained_waves = count_chained(space, s);
@@ -150,7 +153,10 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
           StartStep{}.advance(space, s);
           measure_after_start();
           break;
-        case launch::PlanStep::Levels: LevelsStep{}.advance(space, s); break;
+        case launch::PlanStep::Levels:
+          LevelsStep{d.check_ids}.advance(space, s);
+          r.ids_unchecked = r.ids_unchecked && !s.ids_not_topological;  // the bet lost: walk
+          break;
         case launch::PlanStep::HostLayers:
           HostLayersStep{policy.fused_max_frontier}.advance(space, s);
           break;

@@ -110,6 +110,7 @@ struct PlanState {
   std::uint64_t owed_from = 0;    ///< order index of the first such layer
   std::uint64_t bottom_up_scanned = 0;  ///< waves visited by bottom-up steps
   bool persistent_refused = false;      ///< the device could not hold a persistent league
+  bool ids_not_topological = false;     ///< a checking Levels step found a backward edge
 
   // --- the end of the walk ---
   bool finished = false;          ///< a terminal step scheduled every reachable wave

@@ -87,15 +87,6 @@ struct CheckedLevels {
   bool valid = true;
 };
 
-template <class ExecSpace, class ResultView>
-TopologicalLevels read_levels_result(const ExecSpace&, const ResultView& result) {
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
-  TopologicalLevels out;
-  out.groups = host(0);
-  out.sources = host(1);
-  return out;
-}
-
 /// After a checking pass: result = {groups, sources, 1} where it passed, 0
 /// in result(2) where it stopped.
 template <class ResultView>
@@ -110,24 +101,31 @@ CheckedLevels read_checked_levels_result(const ResultView& result) {
   return out;
 }
 
-/// One pass over a graph whose ids are a topological order (the caller
-/// checked it), pushing levels along the out-edges in id order: level(w) for
-/// every wave, and count(l) = waves of level l for l < groups (`count` holds
-/// at least wave_count entries). Both Views are overwritten.
-template <class ExecSpace, class Ordinal, class Offset, class LevelView, class CountView>
-TopologicalLevels topological_levels(const ExecSpace& space,
-                                     const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                                     const LevelView& level, const CountView& count) {
+/// One pass over a graph whose ids are a topological order, pushing levels
+/// along the out-edges in id order: level(w) for every wave, and count(l) =
+/// waves of level l for l < groups (`count` holds at least wave_count
+/// entries). Both Views are overwritten. Unchecked, the caller knows the ids
+/// are topological (csr_ids_topological or the CSR build's validation);
+/// Checked, the pass checks every target against its row as it reads it (a
+/// compare on a value it loads anyway, free where the scattered level loads
+/// set the pace) and stops at the first that is not above its row, with
+/// `valid` false (the levels are then partial and the counts unset).
+template <bool Checked, class ExecSpace, class Ordinal, class Offset, class LevelView,
+          class CountView>
+CheckedLevels csr_push_levels(const ExecSpace& space,
+                              const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                              const LevelView& level, const CountView& count) {
   const std::size_t waves = graph.wave_count();
-  if (waves == 0) return TopologicalLevels{};
+  if (waves == 0) return CheckedLevels{};
   const auto row_map = graph.row_map;
   const auto entries = graph.entries;
   using LevelType = typename LevelView::non_const_value_type;
-  Kokkos::View<std::uint64_t[2], typename ExecSpace::memory_space> result(
+  Kokkos::View<std::uint64_t[3], typename ExecSpace::memory_space> result(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
   Kokkos::parallel_for(
-      "strata::plan::topological_levels", one_thread_policy(space),
-      KOKKOS_LAMBDA(const std::size_t) {
+      Checked ? "strata::plan::checked_topological_levels" : "strata::plan::topological_levels",
+      one_thread_policy(space), KOKKOS_LAMBDA(const std::size_t) {
+        result(2) = 0;  // invalid until the last row has passed
         for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
         std::uint64_t deepest = 0;
         // The targets' levels are scattered (a power-law graph's hubs): the
@@ -141,6 +139,9 @@ TopologicalLevels topological_levels(const ExecSpace& space,
             if (e + prefetch_distance < edges)
               prefetch_write(levels + entries(e + prefetch_distance));
             const Ordinal t = entries(e);
+            if constexpr (Checked) {
+              if (std::size_t(t) <= w) return;  // a built graph's targets are ids: not negative
+            }
             if (level(t) < next) {
               level(t) = next;
               if (next > deepest) deepest = next;
@@ -148,8 +149,17 @@ TopologicalLevels topological_levels(const ExecSpace& space,
           }
         }
         count_levels(waves, deepest, level, count, result);
+        result(2) = 1;
       });
-  return read_levels_result(space, result);
+  return read_checked_levels_result(result);
+}
+
+/// csr_push_levels over a graph the caller knows to be in topological order.
+template <class ExecSpace, class Ordinal, class Offset, class LevelView, class CountView>
+TopologicalLevels topological_levels(const ExecSpace& space,
+                                     const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
+                                     const LevelView& level, const CountView& count) {
+  return csr_push_levels<false>(space, graph, level, count).levels;
 }
 
 /// The level pass straight over a dependency list (no CSR is built), on one
@@ -247,7 +257,7 @@ TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_
 }
 
 /// ordered_dependency_levels over a list nobody has validated, forward only
-/// (LaunchPolicy::check_list_while_levelling): every dependency is checked as
+/// (LaunchPolicy::check_while_levelling): every dependency is checked as
 /// it is read — `after` inside 0..wave_count-1, `before` < `after` (so inside
 /// too, and no self dependency), and the list sorted by `before` or by
 /// `after` (nondecreasing) up to it — and the pass stops at the first that
@@ -429,18 +439,30 @@ void layout_from_level_counts(const ExecSpace& space, std::uint64_t groups,
 
 /// Rule T's step: every level in one pass over the CSR, in id order (the
 /// ids are a topological order), with the waves per level; ends the walk.
+/// With `check_ids` (rule T's bet: nobody has checked the ids) the pass
+/// checks them as it reads them; where they are not topological it leaves
+/// the walk unfinished, `ids_not_topological` set, and the walk starts.
 struct LevelsStep {
+  bool check_ids = false;
   template <class ExecSpace, class Ordinal, class Offset>
   void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
     const auto counts = s.reserve_level_counts();
-    const TopologicalLevels levels = topological_levels(space, s.graph, s.level, counts);
-    s.stats.sources = levels.sources;
+    const CheckedLevels pass =
+        check_ids ? csr_push_levels<true>(space, s.graph, s.level, counts)
+                  : CheckedLevels{topological_levels(space, s.graph, s.level, counts), true};
+    if (!pass.valid) {
+      s.ids_not_topological = true;
+      s.stats.first_decision.clear();  // the walk's first step says what it does instead
+      return;
+    }
+    s.stats.sources = pass.levels.sources;
     s.stats.topological = true;
     s.stats.fused = true;  // every layer in one launch; the host saw none of them
     s.stats.fused_from_layer = 0;
     s.stats.fused_workers = 1;
-    s.stats.first_decision += "; over the CSR";
-    s.finish_counted(s.wave_count(), counts, levels.groups);
+    s.stats.first_decision += check_ids ? "; over the CSR, checking the ids on the way"
+                                        : "; over the CSR";
+    s.finish_counted(s.wave_count(), counts, pass.levels.groups);
   }
 };
 
