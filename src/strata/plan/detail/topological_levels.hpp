@@ -365,9 +365,17 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
           }
           level(slot(row)) = LevelType(mine);
           // The waves per level, counted on the way (count(l) is zeroed when
-          // level l first appears).
-          for (; deepest < mine; ++deepest) count(deepest + 1) = CountType(0);
-          ++count(mine);
+          // level l first appears). A row that opens a new deepest level
+          // stores its count without loading it: every row of a chain does,
+          // and loading the count it had just zeroed made a 1M chain's pass
+          // 2.8x as long (2-core VM).
+          if (mine > deepest) {
+            for (std::uint64_t l = deepest + 1; l < mine; ++l) count(l) = CountType(0);
+            count(mine) = CountType(1);
+            deepest = mine;
+          } else {
+            ++count(mine);
+          }
         }
         result(0) = deepest + 1;
         result(1) = std::uint64_t(count(0));
