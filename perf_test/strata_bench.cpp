@@ -319,6 +319,17 @@ KkResult run_kk(const Options& opt, const std::vector<Dep>& deps, std::uint64_t 
   return r;
 }
 
+// A mode's memory (from its untimed checking call), its kernel profile
+// (--profile) and its timing, `plan_fresh` planning once with a fresh scratch.
+template <class PlanFresh>
+void measure_fresh_plans(const Options& opt, const PeakBytes& peak, bool profile, ModeResult& r,
+                         const PlanFresh& plan_fresh) {
+  r.peak_bytes = peak.total;
+  r.working_bytes = peak.working;
+  if (profile) r.phases = phases_of(plan_fresh, "(outside kernels: host loop, allocation, launch overhead)");
+  r.timing = time_calls(opt.repetitions, 0, plan_fresh);
+}
+
 ModeResult run_mode(const Options& opt, const std::string& mode_name,
                     const Kokkos::View<const Dep*, MemSpace>& deps, std::uint64_t waves,
                     std::uint64_t groups, const strata::ReferencePlan* ref) {
@@ -360,49 +371,31 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
       r.groups = plan.group_count();
       r.plan_matches_reference = ref ? same_as_reference(plan, *ref) : true;
     });
-    r.peak_bytes = peak.total;
-    r.working_bytes = peak.working;
-    if (opt.profile)
-      r.phases = phases_of(
-          [&] {
-            Scratch scratch;
-            strata::plan_barriers(space, graph, scratch, options);
-          },
-          "(outside kernels: host loop, allocation, launch overhead)");
-    r.timing = time_calls(opt.repetitions, 0, [&] {
+    measure_fresh_plans(opt, peak, opt.profile, r, [&] {
       Scratch scratch;
       strata::plan_barriers(space, graph, scratch, options);
     });
     return r;
   }
   // Correctness and memory: one untimed call (fresh scratch, statistics on).
-  {
-    strata::PlanOptions checked = options;
-    checked.statistics = &r.statistics;
-    const PeakBytes peak = peak_bytes_of([&] {
-      Scratch scratch;
-      const auto plan = strata::plan_barriers(space, waves, deps, scratch, checked);
-      r.plan_bytes = plan_bytes_of(plan);
-      r.groups = plan.group_count();
-      r.plan_matches_reference = ref ? same_as_reference(plan, *ref) : true;
-    });
+  strata::PlanOptions checked = options;
+  checked.statistics = &r.statistics;
+  const PeakBytes peak = peak_bytes_of([&] {
+    Scratch scratch;
+    const auto plan = strata::plan_barriers(space, waves, deps, scratch, checked);
+    r.plan_bytes = plan_bytes_of(plan);
+    r.groups = plan.group_count();
+    r.plan_matches_reference = ref ? same_as_reference(plan, *ref) : true;
+  });
+  if (reuse) {
     r.peak_bytes = peak.total;
     r.working_bytes = peak.working;
-  }
-  if (opt.profile && mode_name == "auto")
-    r.phases = phases_of(
-        [&] {
-          Scratch scratch;
-          strata::plan_barriers(space, waves, deps, scratch, options);
-        },
-        "(outside kernels: host loop, allocation, launch overhead)");
-  if (reuse) {
     Scratch scratch;
     strata::plan_barriers(space, waves, deps, scratch, options);  // warm: sized once
     r.timing = time_calls(opt.repetitions, 0,
                           [&] { strata::plan_barriers(space, waves, deps, scratch, options); });
   } else {
-    r.timing = time_calls(opt.repetitions, 0, [&] {
+    measure_fresh_plans(opt, peak, opt.profile && mode_name == "auto", r, [&] {
       Scratch scratch;
       strata::plan_barriers(space, waves, deps, scratch, options);
     });
@@ -442,16 +435,7 @@ ModeResult run_in_csr_mode(const Options& opt, const std::vector<Dep>& host_deps
         "(LaunchPolicy::ticket_depth_budget()); its caller plans the dependency list then";
     return r;
   }
-  r.peak_bytes = peak.total;
-  r.working_bytes = peak.working;
-  if (opt.profile)
-    r.phases = phases_of(
-        [&] {
-          Scratch scratch;
-          plan_once(scratch);
-        },
-        "(outside kernels: host loop, allocation, launch overhead)");
-  r.timing = time_calls(opt.repetitions, 0, [&] {
+  measure_fresh_plans(opt, peak, opt.profile, r, [&] {
     Scratch scratch;
     plan_once(scratch);
   });

@@ -657,6 +657,22 @@ TEST(PlannerModes, TopologicalIdsAreLevelledInOnePass) {
   }
 }
 
+// What planning `deps` in `mode` gives, as one text: the reference's plan,
+// another plan, or the PlanError's message (`plan(options)` plans it).
+template <class Plan>
+std::string plan_outcome(PlanMode mode, PlanStatistics* stats, std::uint64_t n,
+                         const std::vector<Dep>& deps, const Plan& plan) {
+  PlanOptions options;
+  options.mode = mode;
+  options.statistics = stats;
+  try {
+    return same_plan(plan(options), reference_kahn(n, deps)) ? "the reference's plan"
+                                                             : "a plan that is not the reference's";
+  } catch (const PlanError& e) {
+    return e.what();
+  }
+}
+
 // Rule T over a list on few host threads (LaunchPolicy::
 // check_while_levelling): the level pass checks the list as it reads it
 // instead of a validation pass first. A list that breaks the bet at its last
@@ -686,18 +702,11 @@ TEST(PlannerModes, OrderedListsAreCheckedWhileLevelled) {
     variants.back().deps.push_back(last);
   }
   for (const auto& v : variants) {
-    const auto run = [&](PlanMode mode, PlanStatistics* stats) -> std::string {
-      PlanOptions options;
-      options.mode = mode;
-      options.statistics = stats;
-      PlannerScratch<Space> scratch;
-      try {
-        const auto plan = plan_barriers(Space(), n, v.deps.data(), v.deps.size(), scratch, options);
-        const auto ref = reference_kahn(n, v.deps);
-        return same_plan(plan, ref) ? "the reference's plan" : "a plan that is not the reference's";
-      } catch (const PlanError& e) {
-        return e.what();
-      }
+    const auto run = [&](PlanMode mode, PlanStatistics* stats) {
+      return plan_outcome(mode, stats, n, v.deps, [&](const PlanOptions& options) {
+        PlannerScratch<Space> scratch;
+        return plan_barriers(Space(), n, v.deps.data(), v.deps.size(), scratch, options);
+      });
     };
     PlanStatistics stats;
     const std::string automatic = run(PlanMode::Automatic, &stats);
@@ -747,18 +756,11 @@ TEST(PlannerModes, CallerCsrIsCheckedWhileLevelled) {
                                   v.deps.data(), v.deps.size()));
     const auto graph =
         make_dependency_graph(Space(), n, Kokkos::View<const Dep*, Space::memory_space>(device));
-    const auto run = [&](PlanMode mode, PlanStatistics* stats) -> std::string {
-      PlanOptions options;
-      options.mode = mode;
-      options.statistics = stats;
-      PlannerScratch<Space> scratch;
-      try {
-        const auto plan = plan_barriers(Space(), graph, scratch, options);
-        const auto ref = reference_kahn(n, v.deps);
-        return same_plan(plan, ref) ? "the reference's plan" : "a plan that is not the reference's";
-      } catch (const PlanError& e) {
-        return e.what();
-      }
+    const auto run = [&](PlanMode mode, PlanStatistics* stats) {
+      return plan_outcome(mode, stats, n, v.deps, [&](const PlanOptions& options) {
+        PlannerScratch<Space> scratch;
+        return plan_barriers(Space(), graph, scratch, options);
+      });
     };
     PlanStatistics stats;
     const std::string automatic = run(PlanMode::Automatic, &stats);
