@@ -4,9 +4,10 @@
 // count without a locked instruction: each thread owns an equal range of
 // waves, reads every entry and counts those that fall into its range (so
 // each entry is read once per thread; the CSR build from a list counts them
-// bucket by bucket instead, csr_by_row_buckets.hpp). Device backends take one atomic per entry (thousands of threads each
-// reading every entry would not scale). The planner's Start step calls it
-// when the CSR build has not counted them.
+// bucket by bucket instead, csr_by_row_buckets.hpp). Device backends take
+// one atomic per entry (thousands of threads each reading every entry would
+// not scale). The planner's Start step calls it when the CSR build has not
+// counted them.
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>

@@ -154,14 +154,6 @@ CheckedLevels csr_push_levels(const ExecSpace& space,
   return read_checked_levels_result(result);
 }
 
-/// csr_push_levels over a graph the caller knows to be in topological order.
-template <class ExecSpace, class Ordinal, class Offset, class LevelView, class CountView>
-TopologicalLevels topological_levels(const ExecSpace& space,
-                                     const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                                     const LevelView& level, const CountView& count) {
-  return csr_push_levels<false>(space, graph, level, count).levels;
-}
-
 /// The level pass straight over a dependency list (no CSR is built), on one
 /// thread: level(after) = max(level(after), level(before) + 1) in list order,
 /// or in reverse list order when `reverse`. Unchecked (ordered_dependency_
@@ -455,9 +447,9 @@ struct LevelsStep {
   template <class ExecSpace, class Ordinal, class Offset>
   void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
     const auto counts = s.reserve_level_counts();
-    const CheckedLevels pass =
-        check_ids ? csr_push_levels<true>(space, s.graph, s.level, counts)
-                  : CheckedLevels{topological_levels(space, s.graph, s.level, counts), true};
+    const CheckedLevels pass = check_ids
+                                   ? csr_push_levels<true>(space, s.graph, s.level, counts)
+                                   : csr_push_levels<false>(space, s.graph, s.level, counts);
     if (!pass.valid) {
       s.ids_not_topological = true;
       s.stats.first_decision.clear();  // the walk's first step says what it does instead
