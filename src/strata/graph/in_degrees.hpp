@@ -32,9 +32,31 @@ void count_in_degrees(const ExecSpace& space, std::size_t waves, const EntriesVi
       KOKKOS_LAMBDA(const std::size_t p) {
         const std::uint64_t begin = even_part_begin(waves, parts, p);
         const std::uint64_t end = even_part_begin(waves, parts, p + 1);
+        // No branch on "is the entry mine": with two parts it goes either
+        // way as often as the other, and its mispredictions tripled a
+        // thread's pass (random 2M/10M, half the waves: 52 ms with the
+        // branch, 22 ms this way, 19 ms for one thread counting all; a
+        // sixteenth of the waves: 11 ms either way). An entry that is not
+        // the thread's is counted into one of 16 spare counters instead
+        // (16, so that consecutive ones do not wait on each other), chosen
+        // by masking the address: compilers turn a plain select of the two
+        // pointers back into the branch.
+        using T = typename InDegreeView::non_const_value_type;
+        T* const counts = in_degree.data();
+        if (parts == 1) {  // every entry is the thread's: the branch is never mispredicted
+          for (std::size_t e = 0; e < edges; ++e) {  // (and the masking doubled the pass)
+            const std::uint64_t t = entries(e);
+            if (t < end) ++counts[t];
+          }
+          return;
+        }
+        T spare[16] = {};
         for (std::size_t e = 0; e < edges; ++e) {
           const std::uint64_t t = entries(e);
-          if (t >= begin && t < end) ++in_degree(t);
+          const std::uintptr_t mine = std::uintptr_t(0) - std::uintptr_t(t - begin < end - begin);
+          const auto own = reinterpret_cast<std::uintptr_t>(counts + (t & mine));
+          const auto other = reinterpret_cast<std::uintptr_t>(spare + (e & 15));
+          ++*reinterpret_cast<T*>((own & mine) | (other & ~mine));
         }
       });
 }
