@@ -43,8 +43,10 @@ void count_in_degrees(const ExecSpace& space, std::size_t waves, const EntriesVi
         // pointers back into the branch.
         using T = typename InDegreeView::non_const_value_type;
         T* const counts = in_degree.data();
-        if (parts == 1) {  // every entry is the thread's: the branch is never mispredicted
-          for (std::size_t e = 0; e < edges; ++e) {  // (and the masking doubled the pass)
+        // One part: every entry is the thread's, the branch is never
+        // mispredicted, and the masking below would double the pass.
+        if (parts == 1) {
+          for (std::size_t e = 0; e < edges; ++e) {
             const std::uint64_t t = entries(e);
             if (t < end) ++counts[t];
           }
