@@ -208,12 +208,9 @@ TEST(DependencyGraph, CsrAcrossRowBuckets) {
 // range of waves and sends the others' to spare counters; the ctest runs at
 // 2 and 4 OpenMP threads give several ranges.
 TEST(DependencyGraph, InDegreesOfAnUncountedCsrMatchAHostCount) {
-  using DepView = Kokkos::View<const Dep*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   for (const auto& [wave_count, deps] : bucket_cases()) {
-    Kokkos::View<Dep*, TEST_EXECSPACE::memory_space> device("deps", deps.size());
-    Kokkos::deep_copy(device, DepView(deps.data(), deps.size()));
-    const auto graph = make_dependency_graph(
-        TEST_EXECSPACE(), wave_count, Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device));
+    const Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space> device = to_device(deps, "deps");
+    const auto graph = make_dependency_graph(TEST_EXECSPACE(), wave_count, device);
     Kokkos::View<std::uint32_t*, TEST_EXECSPACE::memory_space> in_degree("in_degree", wave_count);
     Kokkos::deep_copy(in_degree, 77u);
     count_in_degrees(TEST_EXECSPACE(), graph, in_degree);
