@@ -87,15 +87,26 @@ void check_mpi_timeout_environment() {
         "set STRATA_MPI_TIMEOUT to a non-negative decimal number, or unset it (600 s)");
 }
 
-double mpi_timeout_seconds() {
-  const double o = state().override_seconds.load();
-  if (o >= 0) return o;
-  static const double from_environment = [] {
+namespace {
+
+/// Read once. The first read must happen on a caller's thread, never on the watchdog's:
+/// getenv there races with the setenv calls MPI makes while the caller is inside MPI_Init
+/// (a SEGV inside getenv under AddressSanitizer).
+double timeout_from_environment() {
+  static const double seconds = [] {
     const char* text = std::getenv(kVariable);
     const auto v = text != nullptr ? parse_mpi_timeout(text) : std::nullopt;
     return v ? *v : default_mpi_timeout_seconds;
   }();
-  return from_environment;
+  return seconds;
+}
+
+}  // namespace
+
+double mpi_timeout_seconds() {
+  const double o = state().override_seconds.load();
+  if (o >= 0) return o;
+  return timeout_from_environment();
 }
 
 void set_mpi_timeout_seconds(double seconds) {
@@ -105,7 +116,10 @@ void set_mpi_timeout_seconds(double seconds) {
 BlockingCall::BlockingCall(const char* call, int rank) {
   State& s = state();
   if (s.depth++ != 0) return;
-  std::call_once(s.started, [] { std::thread(watch).detach(); });
+  std::call_once(s.started, [] {
+    (void)timeout_from_environment();  // here, before the watchdog thread exists
+    std::thread(watch).detach();
+  });
   s.call.store(call);
   s.rank.store(rank);
   s.entered_ns.store(now_ns());
