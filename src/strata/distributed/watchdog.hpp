@@ -13,7 +13,10 @@
 // initialises MPI with MPI_THREAD_FUNNELED).
 //
 // The timeout: set_mpi_timeout_seconds(), else the environment variable
-// STRATA_MPI_TIMEOUT (seconds, decimal; 0: wait forever), else 600 s. A
+// STRATA_MPI_TIMEOUT (seconds, decimal; 0: wait forever), else 600 s; the
+// variable is read once, on the thread that opens the first scope, before
+// the watchdog thread starts (getenv there would race with the setenv calls
+// MPI_Init makes; unit_test/tstWatchdog.cpp checks it). A
 // call may legitimately wait for a slower rank's local work (reading its
 // part of the file, building its CSR), so the timeout is far above any
 // phase of a healthy run.
