@@ -7,7 +7,6 @@
 // process of its own because the watchdog thread starts once per process.
 #include <dlfcn.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
