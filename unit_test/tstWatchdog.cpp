@@ -29,7 +29,7 @@ std::vector<std::thread::id>& readers() {
 }  // namespace
 
 // Every getenv of this process, libstrata's included, comes here first.
-extern "C" char* getenv(const char* name) {
+extern "C" char* getenv(const char* name) noexcept {  // noexcept: as glibc declares it
   using Getenv = char* (*)(const char*);
   static const Getenv next = reinterpret_cast<Getenv>(dlsym(RTLD_NEXT, "getenv"));
   if (std::strcmp(name, "STRATA_MPI_TIMEOUT") == 0) {  // name: non-null, as getenv declares
