@@ -20,6 +20,9 @@
 
 namespace {
 
+// getenv may run before this file's dynamic initialisers (other libraries'
+// start-up code calls it): the mutex is constant-initialised and the list
+// built on first use.
 std::mutex readers_mutex;
 std::vector<std::thread::id>& readers() {
   static std::vector<std::thread::id> ids;
