@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks a strata_execute_bench JSON file: well formed, every field the report
 needs, every method that ran verified (each wave once and after its
-predecessors; the triangular solves within 1e-12 of the serial one), every
+predecessors; the triangular solves, plain and staged, within 1e-12 of the
+serial one), every
 method of the run present on every workload. Never looks at a time.
 
   check_execute_bench_json.py FILE.json
@@ -70,7 +71,7 @@ def check(path):
     if not tri["waves"]:
         fail("trisolve: no wave decomposition")
     for d in tri["waves"]:
-        check_dag(d, methods, ["trisolve"])
+        check_dag(d, methods, ["trisolve", "trisolve-staged"])
     print("check_execute_bench_json: %s: %d DAGs + %d trisolve decompositions x %d methods on %s, "
           "well formed, every run verified" % (path, len(dags), len(tri["waves"]), len(methods), env["backend"]))
 

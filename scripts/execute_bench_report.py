@@ -85,18 +85,18 @@ def section(data):
         out.append("| ms (levels) | " + " | ".join(
             "%s (%s)" % (fmt_ms(med(k)), k.get("levels", "–")) if med(k) is not None else "–" for k in kk.values()) + " |")
         best = tri.get("best_kk_s")
-        out.append("\n| waves | waves / groups | " + " | ".join(LABEL.get(m, m) for m in methods) +
+        out.append("\n| waves | body | waves / groups | " + " | ".join(LABEL.get(m, m) for m in methods) +
                    " | best KK / dataflow | best KK / best executor mode |")
-        out.append("|---|---|" + "---|" * (len(methods) + 2))
+        out.append("|---|---|---|" + "---|" * (len(methods) + 2))
         for d in tri["waves"]:
-            ms = d["bodies"]["trisolve"]
-            cells = [fmt_ms(med(ms.get(m))) for m in methods]
-            df = med(ms.get("dataflow"))
-            ex = [med(ms.get(m)) for m in EXECUTOR if med(ms.get(m)) is not None]
-            out.append("| %s | %d / %d | %s | %s | %s |" % (
-                d["name"].split("/")[-1], d["waves"], d["groups"], " | ".join(cells),
-                "%.2f" % (best / df) if best and df else "–",
-                "%.2f" % (best / min(ex)) if best and ex else "–"))
+            for body, ms in d["bodies"].items():  # trisolve, and trisolve-staged (executor modes only)
+                cells = [fmt_ms(med(ms.get(m))) for m in methods]
+                df = med(ms.get("dataflow"))
+                ex = [med(ms.get(m)) for m in EXECUTOR if med(ms.get(m)) is not None]
+                out.append("| %s | %s | %d / %d | %s | %s | %s |" % (
+                    d["name"].split("/")[-1], body, d["waves"], d["groups"], " | ".join(cells),
+                    "%.2f" % (best / df) if best and df else "–",
+                    "%.2f" % (best / min(ex)) if best and ex else "–"))
     # The CPU target of issue 13: dataflow at least as fast as WorkGraphPolicy on every DAG.
     rows = []
     for d in data["dags"] + (tri["waves"] if tri else []):

@@ -155,6 +155,29 @@ struct TeamTicketWave {
   }
 };
 
+/// The staged form (prepare + operator()(w, prepared)): prepare() reads only
+/// the predecessor CSR's row of w (what no wave writes) and counts its calls;
+/// the execution checks that its prepared data is w's own and runs the
+/// thread-level checks. A wave that runs again reuses its prepared data.
+struct PreparedWave {
+  Ord wave = 0;
+  std::uint64_t pred_begin = 0, pred_end = 0;
+};
+struct StagedTicketWave {
+  TicketWave inner;
+  U64View prepares;  // one element: prepare() calls
+  KOKKOS_INLINE_FUNCTION PreparedWave prepare(Ord w) const {
+    Kokkos::atomic_fetch_add(&prepares(0), std::uint64_t(1));
+    return PreparedWave{w, inner.pred_row_map(w), inner.pred_row_map(w + 1)};
+  }
+  KOKKOS_INLINE_FUNCTION TaskState operator()(Ord w, const PreparedWave& p) const {
+    if (p.wave != w || p.pred_begin != inner.pred_row_map(w) ||
+        p.pred_end != inner.pred_row_map(w + 1))
+      Kokkos::atomic_fetch_add(&inner.violations(0), std::uint64_t(1));
+    return inner(w);
+  }
+};
+
 /// The values a serial run in plan order gives (the reference).
 std::vector<std::uint64_t> reference_values(const Case& c) {
   std::vector<std::vector<Ord>> preds(c.waves);
@@ -219,27 +242,35 @@ std::vector<std::uint64_t> corpus_indices() {
 }
 
 TEST(Execute, CorpusEveryWaveOnceAfterItsPredecessorsInEveryMode) {
+  const bool pairs = launch::DeviceLimits::query(Space()).max_team_size >= 2;
   for (const std::uint64_t index : corpus_indices()) {
     const Case c = make_case(test::corpus_graph(index));
     const auto expected = reference_values(c);
     for (const ExecuteMode mode : kModes)
       // thread-level, team-level, thread-level yielding, team-level on teams of 2
       // threads, thread-level on teams of 2 threads (one wave per thread: lanes),
-      // and yielding there
-      for (int form = 0; form < 6; ++form) {
-        if (form >= 3 && launch::DeviceLimits::query(Space()).max_team_size < 2) continue;
+      // and yielding there; staged, and staged yielding on teams of 2 threads
+      // where the backend has them
+      for (int form = 0; form < 8; ++form) {
+        if (form >= 3 && form <= 5 && !pairs) continue;
         SCOPED_TRACE("corpus " + std::to_string(index) + " mode " + execute_mode_name(mode) +
                      " form " + std::to_string(form));
         Tickets t(c.waves);
         TicketWave wave(t, c);
-        if (form == 2 || form == 5) wave.yield_mod = 3;
+        if (form == 2 || form == 5 || form == 7) wave.yield_mod = 3;
         Exec exec(Space(), c.plan, c.graph);
         RunOptions options;
         options.mode = mode;
-        if (form >= 3) options.team_size = 2;
+        if ((form >= 3 && form <= 5) || (form == 7 && pairs)) options.team_size = 2;
+        const StagedTicketWave staged{wave, U64View("prepares", 1)};
         const RunReport r = form == 1 || form == 3 ? exec.run(TeamTicketWave{wave}, options)
+                            : form >= 6            ? exec.run(staged, options)
                                                    : exec.run(wave, options);
-        if (form >= 3) EXPECT_EQ(r.team_size, 2);
+        if (form >= 6) {  // at least one prepare() per wave
+          const auto n = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), staged.prepares);
+          EXPECT_GE(n(0), c.waves);
+        }
+        if (options.team_size == 2) EXPECT_EQ(r.team_size, 2);
         EXPECT_NE(r.mode, ExecuteMode::Automatic);
         if (mode != ExecuteMode::Automatic) EXPECT_EQ(r.mode, mode);
         EXPECT_FALSE(r.reason.empty());
@@ -551,15 +582,26 @@ TEST(Execute, EmptyPlanIsCompleteAtOnce) {
 
 /// Every team adds to round g's counter, passes the barrier, and checks that
 /// every team's addition is visible; the completion function counts rounds.
+/// With `split`, the barrier's two halves (arrive, then wait), and between
+/// them each thread reads `constant` (what no participant writes).
 struct BarrierRounds {
   DeviceBarrier<Mem> barrier;
   U64View counts, completions, errors;
   std::uint64_t league = 1, rounds = 1;
+  bool split = false;
+  U64View constant;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     for (std::uint64_t g = 0; g < rounds; ++g) {
       Kokkos::single(Kokkos::PerTeam(team), [&]() { Kokkos::atomic_fetch_add(&counts(g), std::uint64_t(1)); });
       std::uint64_t* done = &completions(0);
-      const bool passed = barrier.arrive_and_wait(team, league, [&]() { *done += 1; });
+      bool passed = false;
+      if (split) {
+        const auto arrival = barrier.arrive(team, league, [&]() { *done += 1; });
+        if (constant(g) != g * 7) Kokkos::atomic_fetch_add(&errors(0), std::uint64_t(1));
+        passed = barrier.wait(team, arrival);
+      } else {
+        passed = barrier.arrive_and_wait(team, league, [&]() { *done += 1; });
+      }
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
         if (!passed || volatile_load(&counts(g)) != league || volatile_load(done) < g + 1)
           Kokkos::atomic_fetch_add(&errors(0), std::uint64_t(1));
@@ -570,18 +612,27 @@ struct BarrierRounds {
 
 TEST(DeviceBarrier, EveryRoundSeesEveryTeamsWrites) {
   Space space;
-  BarrierRounds k{DeviceBarrier<Mem>("test barrier"), U64View("counts", 200),
-                  U64View("completions", 1), U64View("errors", 1), 1, 200};
-  const auto limits = launch::DeviceLimits::query(space);
-  k.league = launch::resident_teams(space, k, 1, limits);
-  if (k.league > 64) k.league = 64;
-  k.barrier.reset(space);
-  Kokkos::parallel_for(Kokkos::TeamPolicy<Space>(space, static_cast<int>(k.league), 1), k);
-  space.fence();
-  const auto errors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.errors);
-  const auto completions = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.completions);
-  EXPECT_EQ(errors(0), 0u);
-  EXPECT_EQ(completions(0), 200u);
+  U64View constant("constant", 200);
+  {
+    const auto h = Kokkos::create_mirror_view(constant);
+    for (std::uint64_t g = 0; g < 200; ++g) h(g) = g * 7;
+    Kokkos::deep_copy(constant, h);
+  }
+  for (const bool split : {false, true}) {
+    SCOPED_TRACE(split ? "arrive, then wait" : "arrive_and_wait");
+    BarrierRounds k{DeviceBarrier<Mem>("test barrier"), U64View("counts", 200),
+                    U64View("completions", 1), U64View("errors", 1), 1, 200, split, constant};
+    const auto limits = launch::DeviceLimits::query(space);
+    k.league = launch::resident_teams(space, k, 1, limits);
+    if (k.league > 64) k.league = 64;
+    k.barrier.reset(space);
+    Kokkos::parallel_for(Kokkos::TeamPolicy<Space>(space, static_cast<int>(k.league), 1), k);
+    space.fence();
+    const auto errors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.errors);
+    const auto completions = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.completions);
+    EXPECT_EQ(errors(0), 0u);
+    EXPECT_EQ(completions(0), 200u);
+  }
 }
 
 }  // namespace

@@ -180,4 +180,57 @@ struct SolveRows {
   }
 };
 
+/// What a staged wave (strata::Executor's staged form) reads of its first
+/// row before the row's columns are solved: nothing a wave writes, so the
+/// persistent mode loads it while the barrier before the row's group is
+/// crossed, and after the barrier only x is left to load.
+struct PreparedRow {
+  static constexpr int cached = 3;  ///< off-diagonal entries kept (the 7-point factor has 3)
+  double b = 0, diagonal = 1;
+  std::int64_t first = 0, end = 0;  ///< the off-diagonal entries [first, end)
+  int column[cached] = {};
+  double value[cached] = {};
+};
+
+/// SolveRows in the staged form: the same arithmetic in the same order
+/// (bitwise the same x), the first row's data from prepare().
+template <class MemorySpace>
+struct SolveRowsStaged {
+  DeviceFactor<MemorySpace> f;
+  std::int64_t rows_per_wave;
+  std::int64_t rows;
+  KOKKOS_INLINE_FUNCTION PreparedRow prepare(const std::uint32_t wave) const {
+    PreparedRow p;
+    const std::int64_t r = static_cast<std::int64_t>(wave) * rows_per_wave;
+    p.first = f.row_map(r);
+    p.end = f.row_map(r + 1) - 1;  // the diagonal
+    p.b = f.b(r);
+    p.diagonal = f.values(p.end);
+    for (int k = 0; k < PreparedRow::cached; ++k)
+      if (p.first + k < p.end) {
+        p.column[k] = f.entries(p.first + k);
+        p.value[k] = f.values(p.first + k);
+      }
+    return p;
+  }
+  /// The unstaged form: both halves back to back.
+  KOKKOS_INLINE_FUNCTION void operator()(const std::uint32_t wave) const { (*this)(wave, prepare(wave)); }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::uint32_t wave, const PreparedRow& p) const {
+    const std::int64_t r0 = static_cast<std::int64_t>(wave) * rows_per_wave;
+    const std::int64_t r1 = r0 + rows_per_wave < rows ? r0 + rows_per_wave : rows;
+    double sum = p.b;
+    for (int k = 0; k < PreparedRow::cached; ++k)
+      if (p.first + k < p.end) sum -= p.value[k] * f.x(p.column[k]);
+    for (std::int64_t q = p.first + PreparedRow::cached; q < p.end; ++q)
+      sum -= f.values(q) * f.x(f.entries(q));
+    f.x(r0) = sum / p.diagonal;
+    for (std::int64_t r = r0 + 1; r < r1; ++r) {
+      double s = f.b(r);
+      const std::int64_t end = f.row_map(r + 1) - 1;
+      for (std::int64_t q = f.row_map(r); q < end; ++q) s -= f.values(q) * f.x(f.entries(q));
+      f.x(r) = s / f.values(end);
+    }
+  }
+};
+
 }  // namespace strata_example

@@ -6,8 +6,9 @@
 // grouped into waves of R consecutive rows; wave B waits for every other wave
 // holding a column one of B's rows reads. Strata plans that DAG and a
 // strata::Executor solves it in every mode (layered, persistent, dataflow,
-// auto): a wave solves its rows in order, in one thread (the thread-level
-// functor form). Each solution must match the serial forward substitution to a
+// auto): a wave solves its rows in order, in one thread, in the thread-level
+// functor form and in the staged one (the first row's data loaded by
+// prepare()). Each solution must match the serial forward substitution to a
 // relative error <= 1e-12.
 //
 //   sparse_trisolve [N [R]] [--mode auto|layered|persistent|dataflow|all]
@@ -38,6 +39,21 @@ struct SolveWave {
   }
 };
 
+/// The staged form: prepare() loads the wave's first row (its offsets, right-hand
+/// side, diagonal and entries: nothing a wave writes), and the persistent mode
+/// runs it while the barrier before the row's group is crossed.
+struct StagedSolveWave {
+  strata_example::SolveRowsStaged<Space::memory_space> rows;
+  KOKKOS_FUNCTION strata_example::PreparedRow prepare(const std::uint32_t wave) const {
+    return rows.prepare(wave);
+  }
+  KOKKOS_FUNCTION strata::TaskState operator()(const std::uint32_t wave,
+                                               const strata_example::PreparedRow& p) const {
+    rows(wave, p);
+    return strata::TaskState::Completed;
+  }
+};
+
 int solve(const strata_example::LowerFactor& L, const std::vector<double>& b,
           const std::vector<double>& reference, std::uint64_t rows_per_wave,
           const std::vector<strata::ExecuteMode>& modes) {
@@ -51,22 +67,28 @@ int solve(const strata_example::LowerFactor& L, const std::vector<double>& b,
               deps.size(), plan.group_count());
 
   const auto f = strata_example::to_device<Space::memory_space>(L, b);
-  const SolveWave functor{{f, static_cast<std::int64_t>(rows_per_wave), L.rows}};
   strata::Executor<Space, std::uint32_t, std::uint32_t> executor(space, plan, dag.graph);
-  return strata_example::run_every_mode(
-      executor, modes, "sparse_trisolve", functor,
-      [&] { Kokkos::deep_copy(f.x, std::numeric_limits<double>::quiet_NaN()); },  // a row solved too early reads NaN
-      [&](strata::ExecuteMode mode, const strata::RunReport& report, int) {
-        const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.x);
-        const double error = strata_example::relative_error(x, reference);
-        const bool ok = error <= 1e-12 && report.complete && report.waves_total == waves;
-        std::printf("sparse_trisolve:   %-10s -> %s: %llu waves, %llu layers, %.3f ms, relative error %.3g%s\n",
-                    strata::execute_mode_name(mode), strata::execute_mode_name(report.mode),
-                    static_cast<unsigned long long>(report.waves_total),
-                    static_cast<unsigned long long>(report.layers), 1e3 * report.elapsed_seconds,
-                    error, ok ? "" : "  FAILED");
-        return ok;
-      });
+  const auto check = [&](const char* form) {
+    return [&, form](strata::ExecuteMode mode, const strata::RunReport& report, int) {
+      const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.x);
+      const double error = strata_example::relative_error(x, reference);
+      const bool ok = error <= 1e-12 && report.complete && report.waves_total == waves;
+      std::printf("sparse_trisolve:   %-6s %-10s -> %s: %llu waves, %llu layers, %.3f ms, relative error %.3g%s\n",
+                  form, strata::execute_mode_name(mode), strata::execute_mode_name(report.mode),
+                  static_cast<unsigned long long>(report.waves_total),
+                  static_cast<unsigned long long>(report.layers), 1e3 * report.elapsed_seconds,
+                  error, ok ? "" : "  FAILED");
+      return ok;
+    };
+  };
+  const auto nan_x = [&] {  // a row solved too early reads NaN
+    Kokkos::deep_copy(f.x, std::numeric_limits<double>::quiet_NaN());
+  };
+  const std::int64_t r = static_cast<std::int64_t>(rows_per_wave);
+  return strata_example::run_every_mode(executor, modes, "sparse_trisolve",
+                                        SolveWave{{f, r, L.rows}}, nan_x, check("plain")) +
+         strata_example::run_every_mode(executor, modes, "sparse_trisolve",
+                                        StagedSolveWave{{f, r, L.rows}}, nan_x, check("staged"));
 }
 
 }  // namespace

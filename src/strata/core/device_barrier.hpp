@@ -39,6 +39,9 @@
 //    team barriers); only the team's thread 0 touches the shared word.
 //  * One participant: the completion function runs and nothing else (no
 //    atomic, no fence: there is nobody to hand writes to).
+//  * Split phase: arrive() / wait() (and their _thread forms) are the two
+//    halves of arrive_and_wait; between them a participant may read only
+//    what no participant writes before the barrier.
 #include <cstdint>
 #include <string>
 
@@ -68,6 +71,54 @@ class DeviceBarrier {
     Kokkos::deep_copy(space, words_, std::uint64_t(0));
   }
 
+  /// One arrival, as the arriving thread sees it: its episode, or `passed`
+  /// when it was the last (it has run the completion and released the
+  /// others). Meaningful in the arriving thread only (a team's leader).
+  struct Arrival {
+    std::uint64_t episode = 0;
+    bool passed = true;
+  };
+
+  /// First half of arrive_and_wait_thread: counts this thread in, and the
+  /// last arrival runs `completion()` and releases the episode at once. The
+  /// caller may then do work that reads nothing a participant writes before
+  /// the barrier (a split-phase barrier: the executor's staged waves load
+  /// their next group's immutable data here) and must call wait_thread.
+  template <class Completion>
+  KOKKOS_INLINE_FUNCTION Arrival arrive_thread(std::uint64_t participants,
+                                               const Completion& completion) const {
+    if (participants <= 1) {
+      completion();
+      return Arrival{};
+    }
+    std::uint64_t* const word = &words_(0);
+    release_fence();  // this thread's writes (and its team's, through the team barrier)
+    const std::uint64_t before = Kokkos::atomic_fetch_add(word, std::uint64_t(1));
+    if ((before & count_mask) + 1 >= participants) {
+      acquire_fence();  // every other arrival's writes
+      completion();
+      release_fence();  // the completion's writes before the release
+      Kokkos::atomic_fetch_add(word, (std::uint64_t(1) << 32) - participants);
+      return Arrival{};
+    }
+    return Arrival{before >> 32, false};
+  }
+
+  /// Second half: waits until the episode of `arrival` has been released.
+  KOKKOS_INLINE_FUNCTION bool wait_thread(const Arrival& arrival,
+                                          const std::uint64_t* abort = nullptr,
+                                          std::uint64_t spin_limit = default_spin_limit) const {
+    if (arrival.passed) return true;
+    const std::uint64_t* const word = &words_(0);
+    for (std::uint64_t spins = 0; (volatile_load(word) >> 32) == arrival.episode; ++spins) {
+      if (abort != nullptr && volatile_load(abort) != 0) return false;
+      if (spins >= spin_limit) return false;
+      spin_pause(spins);
+    }
+    acquire_fence();  // what was written before the release
+    return true;
+  }
+
   /// One thread = one participant. `completion()` runs on the last arrival.
   template <class Completion>
   KOKKOS_INLINE_FUNCTION bool arrive_and_wait_thread(std::uint64_t participants,
@@ -75,28 +126,7 @@ class DeviceBarrier {
                                                      const std::uint64_t* abort = nullptr,
                                                      std::uint64_t spin_limit =
                                                          default_spin_limit) const {
-    if (participants <= 1) {
-      completion();
-      return true;
-    }
-    std::uint64_t* const word = &words_(0);
-    release_fence();  // this thread's writes (and its team's, through the team barrier)
-    const std::uint64_t before = Kokkos::atomic_fetch_add(word, std::uint64_t(1));
-    const std::uint64_t episode = before >> 32;
-    if ((before & count_mask) + 1 >= participants) {
-      acquire_fence();  // every other arrival's writes
-      completion();
-      release_fence();  // the completion's writes before the release
-      Kokkos::atomic_fetch_add(word, (std::uint64_t(1) << 32) - participants);
-      return true;
-    }
-    for (std::uint64_t spins = 0; (volatile_load(word) >> 32) == episode; ++spins) {
-      if (abort != nullptr && volatile_load(abort) != 0) return false;
-      if (spins >= spin_limit) return false;
-      spin_pause(spins);
-    }
-    acquire_fence();  // what was written before the release
-    return true;
+    return wait_thread(arrive_thread(participants, completion), abort, spin_limit);
   }
 
   /// One team = one participant; every thread of the team calls it.
@@ -113,6 +143,32 @@ class DeviceBarrier {
         [&](int& ok) {
           ok = arrive_and_wait_thread(participants, completion, abort, spin_limit) ? 1 : 0;
         },
+        passed);  // the broadcast synchronises the team after the leader's acquire
+    return passed != 0;
+  }
+
+  /// Split-phase form of arrive_and_wait, every thread of the team calls
+  /// both: arrive() synchronises the team and its leader arrives (no
+  /// broadcast: the other threads go on at once); wait() is the leader's
+  /// wait and the broadcast. Between the two the team may only read what no
+  /// participant writes before the barrier.
+  template <class Member, class Completion>
+  KOKKOS_INLINE_FUNCTION Arrival arrive(const Member& team, std::uint64_t participants,
+                                        const Completion& completion) const {
+    team.team_barrier();  // every thread's writes, before the leader releases them
+    Arrival arrival;
+    Kokkos::single(Kokkos::PerTeam(team),
+                   [&]() { arrival = arrive_thread(participants, completion); });
+    return arrival;
+  }
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION bool wait(const Member& team, const Arrival& arrival,
+                                   const std::uint64_t* abort = nullptr,
+                                   std::uint64_t spin_limit = default_spin_limit) const {
+    int passed = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](int& ok) { ok = wait_thread(arrival, abort, spin_limit) ? 1 : 0; },
         passed);  // the broadcast synchronises the team after the leader's acquire
     return passed != 0;
   }

@@ -123,6 +123,13 @@ class Executor {
   /// Runs the waves not completed yet (see the header comment). Functor:
   ///   team-level   KOKKOS_FUNCTION TaskState operator()(const team_member&, Ordinal) const
   ///   thread-level KOKKOS_FUNCTION TaskState operator()(Ordinal) const
+  ///   staged       KOKKOS_FUNCTION P prepare(Ordinal) const, and
+  ///                KOKKOS_FUNCTION TaskState operator()(Ordinal, const P&) const
+  /// The staged form is thread-level in two halves: prepare() may read only
+  /// what no wave writes (a matrix row, its values; P default-constructible),
+  /// and the persistent mode runs it for a thread's wave of the next group
+  /// while the device-wide barrier is crossed; the other modes call the two
+  /// back to back. A wave that runs again reuses its P.
   /// run() after completion is a no-op report (waves_run 0, complete true).
   template <class Functor>
   RunReport run(const Functor& f, const RunOptions& options = {});
@@ -215,8 +222,9 @@ template <class Functor>
 RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
                                                      const RunOptions& options) {
   static_assert(execute_detail::is_wave_functor_v<Functor, team_member, Ordinal>,
-                "a wave functor is callable as f(const team_member&, Ordinal) or f(Ordinal) "
-                "and returns TaskState");
+                "a wave functor is callable as f(const team_member&, Ordinal) or f(Ordinal), "
+                "or is staged (f.prepare(Ordinal) and f(Ordinal, prepared)), and returns "
+                "TaskState");
   using namespace execute_detail;
   constexpr bool team_level = is_team_wave_functor<Functor, team_member, Ordinal>::value;
   if (error_) throw *error_;

@@ -15,6 +15,10 @@
 // team (together with that decision) and the lanes start at once; a wave's
 // state word is read before it starts only when a drained run came before.
 //
+// Staged thread-level waves (wave_invoke.hpp): each thread prepares its
+// wave of the next group between its team's arrival at the barrier and its
+// wait, so those loads overlap the barrier instead of following it.
+//
 // The kernel starts with the league rendezvous shared with the planner's
 // persistent layers (core/league_rendezvous.hpp): each team counts itself in
 // and waits (bounded by RunOptions::residency_timeout on the device clock)
@@ -58,6 +62,10 @@ struct PersistentKernel {
   bool resumed = true;  ///< an earlier run may have completed waves: their state is read first
   static constexpr int code_leave = -1;  ///< after a barrier: the run stops, every team leaves
   static constexpr bool team_level = is_team_wave_functor<Functor, member_type, Ordinal>::value;
+  /// Staged thread-level waves: prepare() of a thread's first wave of the
+  /// next group runs while the barrier is crossed (see operator()).
+  static constexpr bool staged = !team_level && is_staged_wave_functor<Functor, Ordinal>::value;
+  using prepared_type = prepared_t<Functor, Ordinal>;
 
   /// Leader: the next wave of the group (or a code), broadcast to the team.
   KOKKOS_INLINE_FUNCTION std::uint64_t grab(const member_type& team, std::uint64_t begin,
@@ -112,22 +120,43 @@ struct PersistentKernel {
   /// the passes are static). The team's leader decides for its threads
   /// before each pass: for the first, `start` (read with the barrier's
   /// decision), then WaveState::team_start. At most width / threads + 1
-  /// passes per team.
+  /// passes per team. `first` is the prepared data of the thread's wave of
+  /// the first pass (prepare_first), the later passes prepare inline.
   KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
-                                        std::uint64_t width, int start, std::false_type) const {
+                                        std::uint64_t width, int start,
+                                        const prepared_type& first, std::false_type) const {
     const std::uint64_t lanes = static_cast<std::uint64_t>(team.team_size());
     const std::uint64_t stride = static_cast<std::uint64_t>(team.league_size()) * lanes;
     std::uint64_t base = static_cast<std::uint64_t>(team.league_rank()) * lanes;
-    for (bool first = true; base < width; base += stride, first = false) {
-      if (!first) start = s.team_start(team);
+    for (bool first_pass = true; base < width; base += stride, first_pass = false) {
+      if (!first_pass) start = s.team_start(team);
       if (start == lanes_stop) return;
       const std::uint64_t i = base + static_cast<std::uint64_t>(team.team_rank());
-      if (i < width) run_lane(s, f, waves(begin + i), resumed, start);
+      if (i >= width) continue;
+      const Ordinal w = waves(begin + i);
+      if (first_pass)
+        run_lane(s, f, w, resumed, start, first);
+      else
+        run_lane(s, f, w, resumed, start);
     }
   }
   KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
-                                        std::uint64_t width, int, std::true_type tag) const {
+                                        std::uint64_t width, int, const prepared_type&,
+                                        std::true_type tag) const {
     run_group(team, begin, width, tag);
+  }
+
+  /// Staged waves: the prepared data of this thread's wave in the first pass
+  /// of group g (nothing when it has none, or the functor is not staged).
+  KOKKOS_INLINE_FUNCTION void prepare_first(const member_type& team, std::uint64_t g,
+                                            prepared_type& p) const {
+    if (!staged || g >= groups) return;
+    const std::uint64_t begin = group_offsets(g);
+    const std::uint64_t width = std::uint64_t(group_offsets(g + 1)) - begin;
+    const std::uint64_t i =
+        static_cast<std::uint64_t>(team.league_rank()) * static_cast<std::uint64_t>(team.team_size()) +
+        static_cast<std::uint64_t>(team.team_rank());
+    if (i < width) p = prepare_wave(f, waves(begin + i));
   }
 
   /// The leader's decision after a barrier (and before the first group):
@@ -147,24 +176,29 @@ struct PersistentKernel {
     return code;
   }
 
+  /// The barrier between groups is split (DeviceBarrier::arrive / wait):
+  /// between the team's arrival and its wait, staged waves prepare the next
+  /// group (loads of data no wave writes, in flight while the last teams
+  /// arrive), so after the barrier only what depends on the previous group
+  /// is left to load.
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     if (!rendezvous.arrive(team, league, rendezvous_timeout_ns)) return;
     int start = first_group < groups ? next_code(team, nullptr) : int(lanes_stop);
+    prepared_type prepared{};
+    prepare_first(team, first_group, prepared);
     for (std::uint64_t g = first_group; g < groups; ++g) {
       const std::uint64_t begin = group_offsets(g);
       const std::uint64_t width = std::uint64_t(group_offsets(g + 1)) - begin;
-      run_group(team, begin, width, start, std::integral_constant<bool, team_level>());
+      run_group(team, begin, width, start, prepared, std::integral_constant<bool, team_level>());
       std::uint64_t* const next = s.word(group_next);
       std::uint64_t* const stop = s.word(stop_word);
       std::uint64_t* const decided = s.word(barrier_stop);
-      const bool passed = barrier.arrive_and_wait(
-          team, league,
-          [&]() {
-            volatile_store(next, std::uint64_t(0));
-            volatile_store(decided, volatile_load(stop));
-          },
-          s.word(abort_word));
-      if (!passed) return;
+      const auto arrival = barrier.arrive(team, league, [&]() {
+        volatile_store(next, std::uint64_t(0));
+        volatile_store(decided, volatile_load(stop));
+      });
+      prepare_first(team, g + 1, prepared);
+      if (!barrier.wait(team, arrival, s.word(abort_word))) return;
       start = next_code(team, decided);
       if (start == code_leave) return;
     }

@@ -44,17 +44,25 @@ KOKKOS_INLINE_FUNCTION void run_in_place(const WaveState<ExecSpace, Ordinal>& s,
 /// decided that waves may start (WaveState::team_start(), code `start`), so
 /// the thread checks none of the run's words before w starts; the state
 /// word of w is read (w skipped if Completed) only when an earlier run may
-/// have completed it (`resumed`). Requeues check may_start() again.
+/// have completed it (`resumed`). Requeues check may_start() again. A staged
+/// wave's prepared data `p` (wave_invoke.hpp) serves every execution of w:
+/// prepare() reads nothing a wave writes.
 template <class ExecSpace, class Ordinal, class Functor>
 KOKKOS_INLINE_FUNCTION void run_lane(const WaveState<ExecSpace, Ordinal>& s, const Functor& f,
-                                     Ordinal w, bool resumed, int start) {
+                                     Ordinal w, bool resumed, int start,
+                                     const prepared_t<Functor, Ordinal>& p) {
   if (resumed && s.completed(w)) return;
   s.mark_running(w);
   bool flagged = start == lanes_go_flagged;
   for (;;) {  // bounded: record() stops it after max_requeues_per_wave + 1 executions
-    const std::uint32_t outcome = static_cast<std::uint32_t>(f(w));
+    const std::uint32_t outcome = call_thread_wave(f, w, p);
     if (s.record(w, outcome, &flagged) != outcome_again || !s.may_start()) return;
   }
+}
+template <class ExecSpace, class Ordinal, class Functor>
+KOKKOS_INLINE_FUNCTION void run_lane(const WaveState<ExecSpace, Ordinal>& s, const Functor& f,
+                                     Ordinal w, bool resumed, int start) {
+  run_lane(s, f, w, resumed, start, prepare_wave(f, w));
 }
 
 /// Leader's decision before a wave of a group starts, broadcast to the team.
