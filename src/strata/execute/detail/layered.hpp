@@ -62,7 +62,7 @@ struct LayeredKernel {
       const int start = s.team_start(team);
       if (start == lanes_stop) return;
       const std::uint64_t i = base + static_cast<std::uint64_t>(team.team_rank());
-      if (i < width) run_lane(s, f, waves(begin + i), resumed, start);
+      if (i < width) run_lane(s, f, waves(begin + i), resumed, start, team.team_rank() == 0);
     }
   }
 };

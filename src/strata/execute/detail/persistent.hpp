@@ -134,10 +134,11 @@ struct PersistentKernel {
       const std::uint64_t i = base + static_cast<std::uint64_t>(team.team_rank());
       if (i >= width) continue;
       const Ordinal w = waves(begin + i);
+      const bool leader = team.team_rank() == 0;
       if (first_pass)
-        run_lane(s, f, w, resumed, start, first);
+        run_lane(s, f, w, resumed, start, leader, first);
       else
-        run_lane(s, f, w, resumed, start);
+        run_lane(s, f, w, resumed, start, leader);
     }
   }
   KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,

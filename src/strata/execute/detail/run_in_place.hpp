@@ -47,13 +47,24 @@ KOKKOS_INLINE_FUNCTION void run_in_place(const WaveState<ExecSpace, Ordinal>& s,
 /// have completed it (`resumed`). Requeues check may_start() again. A staged
 /// wave's prepared data `p` (wave_invoke.hpp) serves every execution of w:
 /// prepare() reads nothing a wave writes.
+///
+/// Two stores a wave does not need are left out (a lane pays one memory
+/// transaction for each, and the widest group of a row solve has 144,000
+/// lanes): w is not marked Running (the lane holds w until it is recorded,
+/// so no run ends with a lane's wave Running), and only the team's leader
+/// (`leader`: team rank 0, which holds the group's first wave of each pass
+/// its team runs) raises the run_completed flag, not every lane of the first
+/// pass on one word. The flag lets the deadline stop the run once some wave
+/// of it completed; team 0's leader holds the first wave of every group, so
+/// in a run from the start the flag still rises in its first group (a
+/// resumed run may skip that wave as completed: the flag then rises with the
+/// first wave a leader completes, and until then the run does not drain).
 template <class ExecSpace, class Ordinal, class Functor>
 KOKKOS_INLINE_FUNCTION void run_lane(const WaveState<ExecSpace, Ordinal>& s, const Functor& f,
-                                     Ordinal w, bool resumed, int start,
+                                     Ordinal w, bool resumed, int start, bool leader,
                                      const prepared_t<Functor, Ordinal>& p) {
   if (resumed && s.completed(w)) return;
-  s.mark_running(w);
-  bool flagged = start == lanes_go_flagged;
+  bool flagged = start == lanes_go_flagged || !leader;
   for (;;) {  // bounded: record() stops it after max_requeues_per_wave + 1 executions
     const std::uint32_t outcome = call_thread_wave(f, w, p);
     if (s.record(w, outcome, &flagged) != outcome_again || !s.may_start()) return;
@@ -61,8 +72,8 @@ KOKKOS_INLINE_FUNCTION void run_lane(const WaveState<ExecSpace, Ordinal>& s, con
 }
 template <class ExecSpace, class Ordinal, class Functor>
 KOKKOS_INLINE_FUNCTION void run_lane(const WaveState<ExecSpace, Ordinal>& s, const Functor& f,
-                                     Ordinal w, bool resumed, int start) {
-  run_lane(s, f, w, resumed, start, prepare_wave(f, w));
+                                     Ordinal w, bool resumed, int start, bool leader) {
+  run_lane(s, f, w, resumed, start, leader, prepare_wave(f, w));
 }
 
 /// Leader's decision before a wave of a group starts, broadcast to the team.
