@@ -538,30 +538,35 @@ TEST(Execute, AutomaticModeFollowsThePlanShape) {
 // Thread-level waves in the persistent mode run one per thread; on a device
 // the teams widen so that the widest group needs about one team per
 // multiprocessor (fewer participants at the device-wide barrier).
-TEST(Execute, PersistentThreadLevelTeamsSpreadTheWidestGroupOverTheMultiprocessors) {
+TEST(Execute, ThreadLevelTeamsSpreadTheWidestGroupOverTheMultiprocessors) {
   using execute_detail::lane_team_size;
   EXPECT_EQ(lane_team_size(50000, 132), 256);  // 379 per multiprocessor: capped
   EXPECT_EQ(lane_team_size(7500, 132), 64);    // 57 -> two warps
   EXPECT_EQ(lane_team_size(10, 132), 32);      // a warp at least
   EXPECT_EQ(lane_team_size(0, 132), 32);
   EXPECT_EQ(lane_team_size(std::uint64_t(1) << 40, 0), 256);  // no count known: 1
-  const Case c = make_case(generate::layered(600, 3, 2, 0, true, 7));  // 3 groups of 600
-  Tickets t(c.waves);
-  TicketWave wave(t, c);
-  Exec exec(Space(), c.plan, c.graph);
-  RunOptions options;
-  options.mode = ExecuteMode::Persistent;
-  const RunReport r = exec.run(wave, options);
-  EXPECT_TRUE(r.complete);
-  EXPECT_TRUE(ran_once_in_order(c, outcome_of(t), 0));
-  const launch::DeviceLimits limits = launch::DeviceLimits::query(Space());
-  if (launch::is_host_backend_v<Space>) {
-    EXPECT_EQ(r.team_size, 1);
-  } else {
-    EXPECT_EQ(r.team_size,
-              std::min<int>(lane_team_size(600, limits.multiprocessor_count),
-                            static_cast<int>(limits.max_team_size)));
-    EXPECT_LE(std::uint64_t(r.league_size) * std::uint64_t(r.team_size), 600u + 255u);
+  // 3 groups of 10,000: on a device of 132 multiprocessors, teams of 96
+  const Case c = make_case(generate::layered(10000, 3, 2, 0, true, 7));
+  // The persistent league, and the layered mode's launch of each group.
+  for (const ExecuteMode mode : {ExecuteMode::Persistent, ExecuteMode::Layered}) {
+    SCOPED_TRACE(execute_mode_name(mode));
+    Tickets t(c.waves);
+    TicketWave wave(t, c);
+    Exec exec(Space(), c.plan, c.graph);
+    RunOptions options;
+    options.mode = mode;
+    const RunReport r = exec.run(wave, options);
+    EXPECT_TRUE(r.complete);
+    EXPECT_TRUE(ran_once_in_order(c, outcome_of(t), 0));
+    const launch::DeviceLimits limits = launch::DeviceLimits::query(Space());
+    if (launch::is_host_backend_v<Space>) {
+      EXPECT_EQ(r.team_size, 1);
+    } else {
+      EXPECT_EQ(r.team_size,
+                std::min<int>(lane_team_size(10000, limits.multiprocessor_count),
+                              static_cast<int>(limits.max_team_size)));
+      EXPECT_LE(std::uint64_t(r.league_size) * std::uint64_t(r.team_size), 10000u + 255u);
+    }
   }
 }
 

@@ -318,8 +318,7 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       states_pending_reset_ = false;
       const LaunchShape shape =
           run_layered(space_, s, plan_.waves, host_offsets_, first_open_group_, f,
-                      options.team_size, limits_.max_league_size, completed_ != 0,
-                      options.label);
+                      options.team_size, limits_, completed_ != 0, options.label);
       league = shape.league;
       team_size = shape.team_size;
       break;

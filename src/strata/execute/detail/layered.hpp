@@ -22,6 +22,7 @@
 #include <strata/execute/detail/residency.hpp>
 #include <strata/execute/detail/run_in_place.hpp>
 #include <strata/execute/detail/wave_invoke.hpp>
+#include <strata/launch/device_limits.hpp>
 
 namespace strata::execute_detail {
 
@@ -73,37 +74,58 @@ struct LaunchShape {
 };
 
 /// Queues the kernels of groups first_group .. groups - 1 (no fence).
+/// Thread-level waves on a device, with no team size requested: each
+/// group's launch takes lane_team_size(width) threads per team (a warp for
+/// a narrow group, up to 256 for one that fills every multiprocessor), as
+/// the persistent mode sizes its teams. Teams of one warp for a wide group
+/// would be more blocks than a multiprocessor keeps resident (the first
+/// level of the ilu3d-100 row solve, 144,102 waves: 19 us in 4,504 teams of
+/// 32, 7.9 us in 563 teams of 256 on an H100; docs/executor.md).
 template <class ExecSpace, class Ordinal, class Functor>
 LaunchShape run_layered(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
                         const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& waves,
                         const std::vector<std::uint64_t>& host_offsets, std::uint64_t first_group,
-                        const Functor& f, int requested_team_size, std::uint64_t max_league,
-                        bool resumed, const std::string& label) {
+                        const Functor& f, int requested_team_size,
+                        const launch::DeviceLimits& limits, bool resumed, const std::string& label) {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   constexpr bool team_level = is_team_wave_functor<Functor, member_type, Ordinal>::value;
   LayeredKernel<ExecSpace, Ordinal, Functor> kernel{s, waves, f, 0, 0, resumed};
-  LaunchShape shape;
-  shape.team_size = resolve_team_size(space, kernel, requested_team_size, team_level);
+  const int team_size = resolve_team_size(space, kernel, requested_team_size, team_level);
+  const bool sized_per_group =
+      !team_level && requested_team_size == 0 && !launch::is_host_backend_v<ExecSpace>;
+  const int lane_max = sized_per_group ? launch::clamped_team_size(space, kernel, 256) : 0;
   const std::string name = label + "::layered";
+  const std::uint64_t max_league = limits.max_league_size;
   const std::uint64_t cap =
       max_league < std::uint64_t(std::numeric_limits<int>::max()) ? max_league
                                                                   : std::numeric_limits<int>::max();
   const std::uint64_t groups = host_offsets.empty() ? 0 : host_offsets.size() - 1;
+  LaunchShape shape;  // the widest group's launch
+  std::uint64_t widest = 0;
   for (std::uint64_t g = first_group; g < groups; ++g) {
     kernel.begin = host_offsets[g];
     kernel.width = host_offsets[g + 1] - host_offsets[g];
     if (kernel.width == 0) continue;
-    // Thread-level waves run one per thread: a team covers team_size of them.
+    int size = team_size;
+    if (sized_per_group) {
+      size = lane_team_size(kernel.width, limits.multiprocessor_count);
+      if (size > lane_max) size = lane_max;
+    }
+    // Thread-level waves run one per thread: a team covers `size` of them.
     const std::uint64_t teams =
         team_level ? kernel.width
-                   : (kernel.width + std::uint64_t(shape.team_size) - 1) / std::uint64_t(shape.team_size);
+                   : (kernel.width + std::uint64_t(size) - 1) / std::uint64_t(size);
     const std::uint64_t league = teams < cap ? teams : cap;
-    if (league > shape.league) shape.league = static_cast<std::uint32_t>(league);
+    if (kernel.width > widest || shape.team_size == 0) {
+      widest = kernel.width;
+      shape.league = static_cast<std::uint32_t>(league);
+      shape.team_size = size;
+    }
     Kokkos::parallel_for(name,
-                         Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(league),
-                                                       shape.team_size),
+                         Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(league), size),
                          kernel);
   }
+  if (shape.team_size == 0) shape.team_size = team_size;
   return shape;
 }
 
