@@ -559,17 +559,13 @@ TrisolveResult run_trisolve(const Options& opt) {
     r.deps = dag->deps;
     r.groups = dag->groups;
     r.plan_seconds = dag->plan_seconds;
-    BodyResult body_result{"trisolve", {}};
-    const strata_example::SolveRows<MemSpace> body{f, static_cast<std::int64_t>(rpw), L.rows};
-    std::vector<std::pair<std::string, bool>> tickets;
-    for (const auto& m : opt.methods) {
-      bool ok = false;
-      const std::string ticket = ticket_check(opt, *dag, m, &ok);
-      tickets.emplace_back(ticket, ok);
-      // Every run starts from x = NaN (untimed): a row solved before one of
-      // its columns would read NaN instead of the previous run's value.
-      const auto x = f.x;
-      MethodResult mr = run_method(opt, *dag, m, body, ticket, ok, [x] { Kokkos::deep_copy(x, std::nan("")); });
+    // Every run starts from x = NaN (untimed): a row solved before one of
+    // its columns would read NaN instead of the previous run's value.
+    const auto x = f.x;
+    const auto reset_x = [x] { Kokkos::deep_copy(x, std::nan("")); };
+    const auto solve = [&](const std::string& m, const auto& body, const std::string& ticket,
+                           bool ok) {
+      MethodResult mr = run_method(opt, *dag, m, body, ticket, ok, reset_x);
       if (mr.skipped.empty()) {
         const auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.x);
         mr.relative_error = strata_example::relative_error(hx, ref);
@@ -578,7 +574,16 @@ TrisolveResult run_trisolve(const Options& opt) {
         s << ticket << "; relative error " << std::setprecision(3) << mr.relative_error;
         mr.check = s.str();
       }
-      body_result.methods.push_back(mr);
+      return mr;
+    };
+    BodyResult body_result{"trisolve", {}};
+    const strata_example::SolveRows<MemSpace> body{f, static_cast<std::int64_t>(rpw), L.rows};
+    std::vector<std::pair<std::string, bool>> tickets;
+    for (const auto& m : opt.methods) {
+      bool ok = false;
+      const std::string ticket = ticket_check(opt, *dag, m, &ok);
+      tickets.emplace_back(ticket, ok);
+      body_result.methods.push_back(solve(m, body, ticket, ok));
     }
     r.bodies.push_back(body_result);
     // The same solve in the executor's staged form (a row's data loaded
@@ -595,18 +600,7 @@ TrisolveResult run_trisolve(const Options& opt) {
         staged_result.methods.push_back(skipped);
         continue;
       }
-      const auto x = f.x;
-      MethodResult mr = run_method(opt, *dag, m, staged, tickets[i].first, tickets[i].second,
-                                   [x] { Kokkos::deep_copy(x, std::nan("")); });
-      if (mr.skipped.empty()) {
-        const auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.x);
-        mr.relative_error = strata_example::relative_error(hx, ref);
-        mr.verified = tickets[i].second && mr.relative_error <= 1e-12;
-        std::ostringstream c;
-        c << tickets[i].first << "; relative error " << std::setprecision(3) << mr.relative_error;
-        mr.check = c.str();
-      }
-      staged_result.methods.push_back(mr);
+      staged_result.methods.push_back(solve(m, staged, tickets[i].first, tickets[i].second));
     }
     r.bodies.push_back(staged_result);
     t.waves.push_back(r);

@@ -412,6 +412,84 @@ TEST(Execute, FaultNamesTheWaveAndNoLaterLayerStarts) {
     }
 }
 
+/// Dataflow on teams of several threads (every device backend's default;
+/// teams of 2 on a host backend that has them): a thread-level chain's inner
+/// links run on the team's leader alone, with no team collective between
+/// them (DataflowKernel::run_links). Four chains of 400 waves, chain k's
+/// wave 200 also waiting for chain k-1's wave 100 (so links end and counters
+/// take over mid-chain): every wave once and in order, with yielding links,
+/// a fault inside a chain, and a drain inside the chains, then resume.
+TEST(Execute, DataflowRunsThreadLevelChainsOnTeamsOfSeveralThreads) {
+  const std::uint64_t chains = 4, length = 400;
+  std::vector<WaveDependency<Ord>> deps;
+  for (std::uint64_t k = 0; k < chains; ++k)
+    for (std::uint64_t i = 1; i < length; ++i)
+      deps.push_back({static_cast<Ord>(k * length + i - 1), static_cast<Ord>(k * length + i)});
+  for (std::uint64_t k = 1; k < chains; ++k)
+    deps.push_back({static_cast<Ord>((k - 1) * length + 100), static_cast<Ord>(k * length + 200)});
+  const Case c = make_case(chains * length, deps);
+  const auto expected = reference_values(c);
+  RunOptions options;
+  options.mode = ExecuteMode::Dataflow;
+  if (launch::is_host_backend_v<Space> && launch::DeviceLimits::query(Space()).max_team_size >= 2)
+    options.team_size = 2;
+  for (const std::uint64_t yield_mod : {0u, 3u}) {
+    SCOPED_TRACE("yield_mod " + std::to_string(yield_mod));
+    Tickets t(c.waves);
+    TicketWave wave(t, c);
+    wave.yield_mod = yield_mod;
+    Exec exec(Space(), c.plan, c.graph);
+    const RunReport r = exec.run(wave, options);
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(r.waves_run, c.waves);
+    const Outcome o = outcome_of(t);
+    EXPECT_TRUE(ran_once_in_order(c, o, yield_mod));
+    EXPECT_EQ(o.value, expected);
+    std::uint64_t yields = 0;
+    for (std::uint64_t w = 0; w < c.waves; ++w) yields += yield_mod ? w % yield_mod : 0;
+    EXPECT_EQ(r.requeues, yields);
+  }
+  {  // a fault inside chain 2: named, Faulted, and its chain stops there
+    SCOPED_TRACE("fault");
+    const Ord victim = static_cast<Ord>(2 * length + 300);
+    Tickets t(c.waves);
+    TicketWave wave(t, c);
+    wave.fault = victim;
+    Exec exec(Space(), c.plan, c.graph);
+    EXPECT_EQ(expect_plan_error(ErrorKind::WaveFaulted, [&] { exec.run(wave, options); }).wave(),
+              victim);
+    const Outcome o = outcome_of(t);
+    for (std::uint64_t w = victim + 1; w < 3 * length; ++w) ASSERT_EQ(o.executions[w], 0u) << w;
+    EXPECT_EQ(exec.task_snapshot()[victim].state_word,
+              static_cast<std::uint32_t>(TaskState::Faulted));
+  }
+  {  // slow waves and a short budget: drains inside the chains, then resumes
+    SCOPED_TRACE("drain");
+    launch::LaunchConfig config;
+    config.max_wall_time = std::chrono::microseconds(200);
+    Tickets t(c.waves);
+    TicketWave wave(t, c);
+    wave.spin = 20000;
+    wave.yield_mod = 2;
+    Exec exec(Space(), c.plan, c.graph, config);
+    int runs = 0, drained = 0;
+    std::uint64_t total = 0;
+    while (!exec.complete()) {
+      const RunReport r = exec.run(wave, options);
+      ++runs;
+      EXPECT_GE(r.waves_run, 1u);
+      total += r.waves_run;
+      drained += r.drained ? 1 : 0;
+      ASSERT_LE(runs, 100000);
+    }
+    EXPECT_GE(drained, 1) << "the budget never expired: make the waves slower";
+    EXPECT_EQ(total, c.waves);
+    const Outcome o = outcome_of(t);
+    EXPECT_TRUE(ran_once_in_order(c, o, wave.yield_mod));
+    EXPECT_EQ(o.value, expected);
+  }
+}
+
 TEST(Execute, LeagueAboveTheCoResidentBoundIsNotCoResident) {
   const Case c = make_case(generate::chain(10));
   Tickets t(c.waves);
@@ -535,9 +613,11 @@ TEST(Execute, AutomaticModeFollowsThePlanShape) {
   expect_plan_error(ErrorKind::InvalidArgument, [] { parse_execute_mode("barrier"); });
 }
 
-// Thread-level waves in the persistent mode run one per thread; on a device
-// the teams widen so that the widest group needs about one team per
-// multiprocessor (fewer participants at the device-wide barrier).
+// Thread-level waves in the persistent and layered modes run one per thread;
+// on a device, with no team size requested, the teams widen so that the
+// widest group needs about one team per multiprocessor (the persistent mode:
+// fewer participants at the device-wide barrier; the layered mode: fewer
+// teams than a multiprocessor could keep resident).
 TEST(Execute, ThreadLevelTeamsSpreadTheWidestGroupOverTheMultiprocessors) {
   using execute_detail::lane_team_size;
   EXPECT_EQ(lane_team_size(50000, 132), 256);  // 379 per multiprocessor: capped

@@ -162,6 +162,15 @@ DeviceFactor<MemorySpace> to_device(const LowerFactor& L, const std::vector<doub
   return f;
 }
 
+/// Solves row r of the factor: x(r) = (b(r) - sum of L(r, j) x(j)) / L(r, r).
+template <class MemorySpace>
+KOKKOS_INLINE_FUNCTION void solve_row(const DeviceFactor<MemorySpace>& f, const std::int64_t r) {
+  double sum = f.b(r);
+  const std::int64_t end = f.row_map(r + 1) - 1;  // the diagonal
+  for (std::int64_t p = f.row_map(r); p < end; ++p) sum -= f.values(p) * f.x(f.entries(p));
+  f.x(r) = sum / f.values(end);
+}
+
 /// The wave body: solves the rows of one wave in order (one thread).
 template <class MemorySpace>
 struct SolveRows {
@@ -171,12 +180,7 @@ struct SolveRows {
   KOKKOS_INLINE_FUNCTION void operator()(const std::uint32_t wave) const {
     const std::int64_t r0 = static_cast<std::int64_t>(wave) * rows_per_wave;
     const std::int64_t r1 = r0 + rows_per_wave < rows ? r0 + rows_per_wave : rows;
-    for (std::int64_t r = r0; r < r1; ++r) {
-      double sum = f.b(r);
-      const std::int64_t end = f.row_map(r + 1) - 1;  // the diagonal
-      for (std::int64_t p = f.row_map(r); p < end; ++p) sum -= f.values(p) * f.x(f.entries(p));
-      f.x(r) = sum / f.values(end);
-    }
+    for (std::int64_t r = r0; r < r1; ++r) solve_row(f, r);
   }
 };
 
@@ -224,12 +228,7 @@ struct SolveRowsStaged {
     for (std::int64_t q = p.first + PreparedRow::cached; q < p.end; ++q)
       sum -= f.values(q) * f.x(f.entries(q));
     f.x(r0) = sum / p.diagonal;
-    for (std::int64_t r = r0 + 1; r < r1; ++r) {
-      double s = f.b(r);
-      const std::int64_t end = f.row_map(r + 1) - 1;
-      for (std::int64_t q = f.row_map(r); q < end; ++q) s -= f.values(q) * f.x(f.entries(q));
-      f.x(r) = s / f.values(end);
-    }
+    for (std::int64_t r = r0 + 1; r < r1; ++r) solve_row(f, r);
   }
 };
 

@@ -34,7 +34,9 @@
 //    DataflowStart::chain_next) passes to its successor with no counter, no
 //    fence and one stop check per wave; the leader loads the abort and stop
 //    words and the successor's own chain link together when the link
-//    completes, one memory round trip per chain wave.
+//    completes, one memory round trip per chain wave. Thread-level waves:
+//    the leader runs a chain's inner links alone (run_links), with no team
+//    collective between them.
 // A wave's writes are fenced before its successors are released (a team
 // barrier, then a release fence by each thread that decrements a counter);
 // the thread that starts a wave fences (acquire) after the pop or the last
@@ -181,6 +183,7 @@ struct DataflowKernel {
   /// predecessor, else w itself (DataflowStart::chain_next).
   Kokkos::View<const Ordinal*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> chain_next;
   Functor f;
+  static constexpr bool team_level = is_team_wave_functor<Functor, member_type, Ordinal>::value;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     if (team.team_size() == 1) {
@@ -269,6 +272,68 @@ struct DataflowKernel {
     if (done != 0) Kokkos::atomic_fetch_sub(outstanding_word, done);
   }
 
+  /// run_team's leader state (the other threads' copies stay untouched).
+  struct Leader {
+    std::uint64_t idle = 0;          ///< empty polls in a row
+    std::uint64_t done = 0;          ///< completions not yet subtracted from outstanding
+    std::uint64_t held = code_idle;  ///< a continuation, or code_idle
+    bool flagged = false;            ///< run_completed seen set (WaveState::record)
+    DeadlinePoll poll;
+    // A chain link's successor is held with what its start needs, loaded
+    // when the link completed (one round trip with the link's record): the
+    // successor's own chain successor and the abort and stop words.
+    Ordinal link = 0;       ///< the running wave's chain successor (itself: none)
+    Ordinal held_link = 0;  ///< the held wave's, when held_loaded
+    bool held_loaded = false;
+    std::uint64_t held_aborted = 0, held_stopped = 0;
+  };
+
+  /// Leader: holds chain successor `t` of a completed link, with what its
+  /// start reads, in one round trip (a stop raised after this load is
+  /// concurrent with that start).
+  KOKKOS_INLINE_FUNCTION void hold_link(Leader& L, Ordinal t) const {
+    L.held = static_cast<std::uint64_t>(t);
+    L.held_link = chain_next(t);
+    L.held_aborted = volatile_load(s.word(abort_word));
+    L.held_stopped = volatile_load(s.word(stop_word));
+    L.held_loaded = true;
+  }
+
+  /// Thread-level waves: the leader runs the inner links of a chain itself,
+  /// in the single that recorded the link before them, with no team
+  /// collective between them (a thread-level wave runs on the leader alone
+  /// anyway; the other threads would only meet it at two broadcasts and a
+  /// barrier per wave). A held wave that is itself a chain link (its chain
+  /// successor was loaded with it) runs here, checked as the team's loop
+  /// checks a start; the chain's last wave, whose completion goes through
+  /// the counters, stays held for the team's loop. Same thread, so no fence
+  /// between a link and its successor. Returns outcome_stop when the run
+  /// stops (the held wave stays Queued), outcome_again after a link went
+  /// back on the queue (push fences), else outcome_done. Bounded: each pass
+  /// completes a wave that no other pass runs, or returns.
+  KOKKOS_INLINE_FUNCTION int run_links(Leader& L, std::true_type /*thread-level*/) const {
+    while (L.held_loaded && L.held_link != static_cast<Ordinal>(L.held)) {
+      if (L.held_aborted != 0 || !s.may_start(L.poll, L.held_stopped)) return outcome_stop;
+      const Ordinal w = static_cast<Ordinal>(L.held);
+      const Ordinal link = L.held_link;
+      L.held = code_idle;
+      L.held_loaded = false;
+      s.mark_running(w);
+      const int n = s.record(w, call_thread_wave(f, w), &L.flagged);
+      if (n == outcome_again) {
+        queue.push(w);
+        return outcome_again;
+      }
+      if (n != outcome_done) return n;
+      ++L.done;
+      hold_link(L, link);
+    }
+    return outcome_done;
+  }
+  KOKKOS_INLINE_FUNCTION int run_links(Leader&, std::false_type /*team-level*/) const {
+    return outcome_done;
+  }
+
   /// Teams of several threads (every device backend): the leader pops,
   /// records and releases, the team runs the wave. Like run_solo, the leader
   /// keeps the first successor its release makes ready as the team's next
@@ -283,19 +348,7 @@ struct DataflowKernel {
   /// own atomics.
   KOKKOS_INLINE_FUNCTION void run_team(const member_type& team) const {
     std::uint64_t* const outstanding_word = s.word(outstanding);
-    // The leader's own state (the other threads' copies stay untouched).
-    std::uint64_t idle = 0;         // empty polls in a row
-    std::uint64_t done = 0;         // completions not yet subtracted from outstanding
-    std::uint64_t held = code_idle;  // a continuation, or code_idle
-    bool flagged = false;            // run_completed seen set (WaveState::record)
-    DeadlinePoll poll;
-    // A chain link's successor is held with what its start needs, loaded
-    // when the link completed (one round trip with the link's record): the
-    // successor's own chain successor and the abort and stop words.
-    Ordinal link = 0;             // the running wave's chain successor (itself: none)
-    Ordinal held_link = 0;        // the held wave's, when held_loaded
-    bool held_loaded = false;
-    std::uint64_t held_aborted = 0, held_stopped = 0;
+    Leader L;
     for (;;) {
       std::uint64_t code = code_stop;
       Kokkos::single(
@@ -305,36 +358,36 @@ struct DataflowKernel {
             // Both words in one round trip (neither load waits for the other),
             // or as loaded with the held wave.
             const std::uint64_t aborted =
-                held_loaded ? held_aborted : volatile_load(s.word(abort_word));
+                L.held_loaded ? L.held_aborted : volatile_load(s.word(abort_word));
             const std::uint64_t stopped =
-                held_loaded ? held_stopped : volatile_load(s.word(stop_word));
-            const bool linked = held_loaded;
-            held_loaded = false;
+                L.held_loaded ? L.held_stopped : volatile_load(s.word(stop_word));
+            const bool linked = L.held_loaded;
+            L.held_loaded = false;
             if (aborted != 0) return;
             Ordinal w = 0;
-            if (held != code_idle) {
-              w = static_cast<Ordinal>(held);
-              held = code_idle;
+            if (L.held != code_idle) {
+              w = static_cast<Ordinal>(L.held);
+              L.held = code_idle;
             } else if (queue.try_pop(w)) {
-              idle = 0;
+              L.idle = 0;
             } else {
-              if (done != 0) {
-                Kokkos::atomic_fetch_sub(outstanding_word, done);
-                done = 0;
+              if (L.done != 0) {
+                Kokkos::atomic_fetch_sub(outstanding_word, L.done);
+                L.done = 0;
               }
               if (volatile_load(outstanding_word) == 0 || stopped != 0) return;
-              spin_pause(idle);
-              ++idle;
+              spin_pause(L.idle);
+              ++L.idle;
               c = code_idle;
               return;
             }
             // A popped or held wave that does not start stays Queued:
             // prepare_dataflow() rebuilds the queue from the states.
-            if (!s.may_start(poll, stopped)) return;
+            if (!s.may_start(L.poll, stopped)) return;
             s.mark_running(w);
             // w's chain successor: loaded with w when w was held, else now
             // (the load completes while the team runs the wave).
-            link = linked ? held_link : chain_next(w);
+            L.link = linked ? L.held_link : chain_next(w);
             c = static_cast<std::uint64_t>(w);
           },
           code);
@@ -347,21 +400,16 @@ struct DataflowKernel {
       Kokkos::single(
           Kokkos::PerTeam(team),
           [&](int& n) {
-            n = s.record(w, outcome, &flagged);
+            n = s.record(w, outcome, &L.flagged);
             if (n == outcome_again) queue.push(w);  // push fences before it publishes
             if (n != outcome_done) return;
-            ++done;
-            if (link != w) {
+            ++L.done;
+            if (L.link != w) {
               // A chain link: w is the successor's only predecessor, and this
               // team runs it next, so nothing is counted or fenced (the team
-              // barrier orders the team's writes before its next wave). What
-              // the successor's start reads is loaded now, in one round trip
-              // (a stop raised after this load is concurrent with that start).
-              held = static_cast<std::uint64_t>(link);
-              held_link = chain_next(link);
-              held_aborted = volatile_load(s.word(abort_word));
-              held_stopped = volatile_load(s.word(stop_word));
-              held_loaded = true;
+              // barrier orders the team's writes before its next wave).
+              hold_link(L, L.link);
+              n = run_links(L, std::integral_constant<bool, !team_level>());
               return;
             }
             const std::uint64_t first = row_map(w), last = row_map(w + 1);
@@ -373,14 +421,14 @@ struct DataflowKernel {
             for (std::uint64_t e = first; e < last; ++e) {
               const Ordinal t = entries(e);
               if (Kokkos::atomic_fetch_sub(&remaining(t), Offset(1)) != Offset(1)) continue;
-              if (held == code_idle)
-                held = static_cast<std::uint64_t>(t);
+              if (L.held == code_idle)
+                L.held = static_cast<std::uint64_t>(t);
               else
                 queue.push(t);
             }
             // The other predecessors released their writes before their
             // decrements, which the last decrement observed.
-            if (held != code_idle) acquire_fence();
+            if (L.held != code_idle) acquire_fence();
           },
           next);
       if (next == outcome_stop) break;
@@ -393,7 +441,7 @@ struct DataflowKernel {
       });
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      if (done != 0) Kokkos::atomic_fetch_sub(outstanding_word, done);
+      if (L.done != 0) Kokkos::atomic_fetch_sub(outstanding_word, L.done);
     });
   }
 };

@@ -116,7 +116,7 @@ LaunchShape run_layered(const ExecSpace& space, const WaveState<ExecSpace, Ordin
         team_level ? kernel.width
                    : (kernel.width + std::uint64_t(size) - 1) / std::uint64_t(size);
     const std::uint64_t league = teams < cap ? teams : cap;
-    if (kernel.width > widest || shape.team_size == 0) {
+    if (kernel.width > widest) {  // the first non-empty group too: widest starts at 0
       widest = kernel.width;
       shape.league = static_cast<std::uint32_t>(league);
       shape.team_size = size;

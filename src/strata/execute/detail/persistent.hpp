@@ -134,11 +134,8 @@ struct PersistentKernel {
       const std::uint64_t i = base + static_cast<std::uint64_t>(team.team_rank());
       if (i >= width) continue;
       const Ordinal w = waves(begin + i);
-      const bool leader = team.team_rank() == 0;
-      if (first_pass)
-        run_lane(s, f, w, resumed, start, leader, first);
-      else
-        run_lane(s, f, w, resumed, start, leader);
+      run_lane(s, f, w, resumed, start, team.team_rank() == 0,
+               first_pass ? first : prepare_wave(f, w));
     }
   }
   KOKKOS_INLINE_FUNCTION void run_group(const member_type& team, std::uint64_t begin,
@@ -194,12 +191,20 @@ struct PersistentKernel {
       std::uint64_t* const next = s.word(group_next);
       std::uint64_t* const stop = s.word(stop_word);
       std::uint64_t* const decided = s.word(barrier_stop);
-      const auto arrival = barrier.arrive(team, league, [&]() {
+      const auto completion = [&]() {
         volatile_store(next, std::uint64_t(0));
         volatile_store(decided, volatile_load(stop));
-      });
-      prepare_first(team, g + 1, prepared);
-      if (!barrier.wait(team, arrival, s.word(abort_word))) return;
+      };
+      if constexpr (staged) {
+        const auto arrival = barrier.arrive(team, league, completion);
+        prepare_first(team, g + 1, prepared);
+        if (!barrier.wait(team, arrival, s.word(abort_word))) return;
+      } else {
+        // Nothing to overlap: the barrier in one piece (one team collective
+        // fewer per group than its halves; a chain of one-wave groups pays
+        // that collective on every wave).
+        if (!barrier.arrive_and_wait(team, league, completion, s.word(abort_word))) return;
+      }
       start = next_code(team, decided);
       if (start == code_leave) return;
     }
