@@ -32,8 +32,11 @@
 #include <functional>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -63,12 +66,19 @@ using Dep = strata::WaveDependency<Ordinal>;
 // Peak memory, measured: Kokkos' allocate/deallocate tool callbacks (the same
 // C interface in Kokkos 3.4 and 4.x) count live bytes per memory space. They
 // are installed only around an extra, untimed call, so timed calls see no tool.
+using LabelBytes = std::vector<std::pair<std::string, std::uint64_t>>;
+
 struct SpaceBytes {
   char name[64] = {0};
   std::int64_t live = 0;
   std::int64_t peak = 0;
   std::int64_t plan_live = 0;     ///< of `live`: the returned plan's Views
   std::int64_t working_peak = 0;  ///< peak of live - plan_live
+  /// The live allocations (address -> label, bytes), and what of them was
+  /// working memory at the working peak (bytes per label, largest first):
+  /// where a peak comes from.
+  std::unordered_map<const void*, std::pair<std::string, std::int64_t>> allocations;
+  LabelBytes at_working_peak;
 };
 
 /// The BarrierPlan's own Views (plan_barriers.hpp allocates them with these
@@ -79,6 +89,15 @@ bool is_plan_label(const char* label) {
                               std::strcmp(label, "strata::group offsets") == 0);
 }
 SpaceBytes g_spaces[8];
+
+std::string json_label_bytes(const LabelBytes& labels) {
+  std::ostringstream out;
+  out << "{";
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    out << (i ? ", " : "") << json_string(labels[i].first) << ": " << labels[i].second;
+  out << "}";
+  return out.str();
+}
 
 SpaceBytes& space_bytes(const char* name) {
   for (auto& s : g_spaces) {
@@ -91,24 +110,35 @@ SpaceBytes& space_bytes(const char* name) {
   return g_spaces[7];  // more than 8 spaces: lump the rest together
 }
 
-void on_allocate(const Kokkos_Profiling_SpaceHandle handle, const char* label, const void*,
+void on_allocate(const Kokkos_Profiling_SpaceHandle handle, const char* label, const void* ptr,
                  const std::uint64_t size) {
   SpaceBytes& s = space_bytes(handle.name);
   s.live += static_cast<std::int64_t>(size);
   if (is_plan_label(label)) s.plan_live += static_cast<std::int64_t>(size);
   s.peak = std::max(s.peak, s.live);
-  s.working_peak = std::max(s.working_peak, s.live - s.plan_live);
+  s.allocations[ptr] = {label != nullptr ? label : "", static_cast<std::int64_t>(size)};
+  if (s.live - s.plan_live <= s.working_peak) return;
+  s.working_peak = s.live - s.plan_live;
+  std::map<std::string, std::uint64_t> by_label;
+  for (const auto& a : s.allocations)
+    if (!is_plan_label(a.second.first.c_str()))
+      by_label[a.second.first] += static_cast<std::uint64_t>(a.second.second);
+  s.at_working_peak.assign(by_label.begin(), by_label.end());
+  std::stable_sort(s.at_working_peak.begin(), s.at_working_peak.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
 }
-void on_deallocate(const Kokkos_Profiling_SpaceHandle handle, const char* label, const void*,
+void on_deallocate(const Kokkos_Profiling_SpaceHandle handle, const char* label, const void* ptr,
                    const std::uint64_t size) {
   SpaceBytes& s = space_bytes(handle.name);
   s.live -= static_cast<std::int64_t>(size);
   if (is_plan_label(label)) s.plan_live -= static_cast<std::int64_t>(size);
+  s.allocations.erase(ptr);
 }
 
 struct PeakBytes {
   std::uint64_t total = 0;    ///< everything the call held at once, the returned plan included
   std::uint64_t working = 0;  ///< the same without the returned plan's Views
+  LabelBytes working_labels;  ///< the working peak's bytes per allocation label
 };
 
 /// Runs `f` with the callbacks on; returns the peak bytes that `f` held at once
@@ -129,7 +159,8 @@ PeakBytes peak_bytes_of(F&& f) {
   Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
   Kokkos::Tools::Experimental::set_deallocate_data_callback(nullptr);
   const SpaceBytes& s = space_bytes(MemSpace::name());
-  return {static_cast<std::uint64_t>(s.peak), static_cast<std::uint64_t>(s.working_peak)};
+  return {static_cast<std::uint64_t>(s.peak), static_cast<std::uint64_t>(s.working_peak),
+          s.at_working_peak};
 }
 
 struct Options {
@@ -196,6 +227,7 @@ struct ModeResult {
   Timing timing;
   std::uint64_t peak_bytes = 0;     ///< the call's peak, the returned plan included
   std::uint64_t working_bytes = 0;  ///< the call's peak without the returned plan
+  LabelBytes working_labels;        ///< working_bytes per allocation label
   std::uint64_t plan_bytes = 0;     ///< the returned plan's Views (level, waves, group offsets)
   std::uint64_t groups = 0;
   bool plan_matches_reference = false;
@@ -326,6 +358,7 @@ void measure_fresh_plans(const Options& opt, const PeakBytes& peak, bool profile
                          const PlanFresh& plan_fresh) {
   r.peak_bytes = peak.total;
   r.working_bytes = peak.working;
+  r.working_labels = peak.working_labels;
   if (profile) r.phases = phases_of(plan_fresh, "(outside kernels: host loop, allocation, launch overhead)");
   r.timing = time_calls(opt.repetitions, 0, plan_fresh);
 }
@@ -390,6 +423,7 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
   if (reuse) {
     r.peak_bytes = peak.total;
     r.working_bytes = peak.working;
+    r.working_labels = peak.working_labels;
     Scratch scratch;
     strata::plan_barriers(space, waves, deps, scratch, options);  // warm: sized once
     r.timing = time_calls(opt.repetitions, 0,
@@ -503,7 +537,7 @@ void write_json(const Options& opt, const std::vector<GraphResult>& results,
       << "    \"strata\": " << json_string("plan_barriers from a View of dependencies in the default memory space: validation + CSR build + layers + layout, fresh PlannerScratch per call; auto+scratch reuses one scratch (warm); auto+csr plans from a DependencyGraph (CSR) built outside the timed region, as Kokkos Kernels' input is, and its peak_bytes exclude that CSR; auto+in-csr is plan_in_edges from the in-edge CSR Kokkos Kernels is given (topological ids only), its peak_bytes excluding that CSR. Parsing and generation are not timed.") << ",\n"
       << "    \"reference\": " << json_string("reference_kahn on the host dependency array: validation + its own CSR build + Kahn + per-group sort (serial).") << ",\n"
       << "    \"kk\": " << json_string("create_sptrsv_handle(SEQLVLSCHD_TP1, lower) + sptrsv_symbolic; the in-edge CSR (row i lists j < i) is prepared outside the timed region. Only for graphs whose ids are topologically ordered.") << ",\n"
-      << "    \"peak_bytes\": " << json_string("peak live bytes in the execution space's memory space during one call, from Kokkos' allocate/deallocate callbacks, the returned plan included; the input dependency View (input_bytes) already existed and is not counted. working_peak_bytes: the peak of the same count without the returned plan's Views (labels strata::wave levels, strata::plan waves, strata::group offsets: the caller's result); plan_bytes: those Views' bytes (2 x waves + groups + 1 ordinals).") << ",\n"
+      << "    \"peak_bytes\": " << json_string("peak live bytes in the execution space's memory space during one call, from Kokkos' allocate/deallocate callbacks, the returned plan included; the input dependency View (input_bytes) already existed and is not counted. working_peak_bytes: the peak of the same count without the returned plan's Views (labels strata::wave levels, strata::plan waves, strata::group offsets: the caller's result); plan_bytes: those Views' bytes (2 x waves + groups + 1 ordinals). working_peak_labels: the working peak's bytes per allocation label, largest first (where the peak comes from).") << ",\n"
       << "    \"csr_bytes\": " << json_string("(waves + 1) * 4 + deps * 4: the CSR the planner builds (32-bit offsets and ordinals).") << "\n  },\n"
       << "  \"graphs\": [\n";
   for (std::size_t gi = 0; gi < results.size(); ++gi) {
@@ -526,6 +560,7 @@ void write_json(const Options& opt, const std::vector<GraphResult>& results,
           << ", \"peak_over_csr\": " << json_number(double(m.peak_bytes) / csr)
           << ", \"working_peak_bytes\": " << m.working_bytes
           << ", \"working_over_csr\": " << json_number(double(m.working_bytes) / csr)
+          << ", \"working_peak_labels\": " << json_label_bytes(m.working_labels)
           << ", \"plan_bytes\": " << m.plan_bytes
           << ", \"plan_over_csr\": " << json_number(double(m.plan_bytes) / csr)
           << ", \"groups\": " << m.groups

@@ -276,6 +276,16 @@ TEST(LaunchPolicy, PlannerStepsFollowRulesTKAndP1ToP6) {
   EXPECT_EQ(step(request(PlanMode::Automatic, 90000, false)), PlanStep::BottomUp);
   EXPECT_EQ(step(request(PlanMode::Automatic, 10, false)), PlanStep::Fused);
   EXPECT_EQ(step(request(PlanMode::Automatic, 5000, false)), PlanStep::TopDown);
+  // ... a mixed-density one (rule 6) top-down unless the reverse CSR exists
+  // already (a bottom-up step ran), on a host and on a device,
+  for (const bool device : {false, true}) {
+    auto mixed = request(PlanMode::Automatic, 60000, device);
+    EXPECT_EQ(policy.choose(mixed.layer_request), LaunchMode::Hybrid);
+    EXPECT_EQ(policy.choose_step(mixed, &why).step, PlanStep::TopDown);
+    EXPECT_NE(why.find("reverse CSR"), std::string::npos) << why;
+    mixed.bottom_up_scanned = mixed.waves;
+    EXPECT_EQ(step(mixed), PlanStep::BottomUp);
+  }
   // ... but not with under dense_min_unscheduled_bps of the waves left to place,
   auto last = request(PlanMode::Automatic, 90000, false);
   last.scheduled = last.waves - last.frontier - 99;

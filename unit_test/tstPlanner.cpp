@@ -570,7 +570,7 @@ TEST(PlannerModes, PersistentRunsEveryLayerInOneLaunch) {
   EXPECT_EQ(cycle.unscheduled_waves(), 3u);
 }
 
-TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnADenseStart) {
+TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnlyOnADenseStart) {
   PlanStatistics stats;
   PlanOptions options;
   options.statistics = &stats;
@@ -586,11 +586,23 @@ TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnADenseStart) {
                                                       TEST_EXECSPACE::memory_space>::accessible;
   EXPECT_EQ(stats.chained_waves, device ? 4999u : 0u) << stats.first_decision;
 
-  // Half of the waves are sources: the first step is bottom-up.
+  // 90 % of the waves are sources (ids not in topological order): the first
+  // step is bottom-up.
+  std::vector<WaveDependency<std::uint32_t>> dense;
+  for (std::uint32_t i = 0; i < 10000; ++i) {
+    dense.push_back({10000 + i, i});
+    dense.push_back({50000 + i, i});
+  }
+  plan_barriers(TEST_EXECSPACE(), 100000, dense.data(), dense.size(), options);
+  EXPECT_GE(stats.dense_layers, 1u) << stats.first_decision;
+
+  // Half of them sources: a mixed-density start (rule 6) stays top-down, as
+  // the reverse CSR is a second copy of the graph (LaunchPolicy::choose_step).
   auto wide = generate::layered(50000, 2, 1, 0, true, 9);
   const auto wd = generate::narrowed<std::uint32_t>(wide);
-  plan_barriers(TEST_EXECSPACE(), wide.wave_count, wd.data(), wd.size(), options);
-  EXPECT_GE(stats.dense_layers, 1u) << stats.first_decision;
+  const auto mixed = plan_barriers(TEST_EXECSPACE(), wide.wave_count, wd.data(), wd.size(), options);
+  EXPECT_EQ(mixed.group_count(), 2u);
+  EXPECT_EQ(stats.dense_layers, 0u) << stats.first_decision;
 }
 
 // Launch policy rule T: where the ids are a topological order (detected on

@@ -254,6 +254,18 @@ PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string
         case LaunchMode::Fused: d.step = PlanStep::Fused; break;
         default: d.step = PlanStep::TopDown; break;
       }
+      // A bottom-up step first builds the reverse CSR, a second copy of the
+      // graph (and a per-wave cursor): 3.5x the CSR's bytes in all on
+      // tree-in-2M on a device, against 2.0x top-down, which took 2.05 ms
+      // there against 2.07-2.47 ms with its first layer bottom-up (H100,
+      // docs/planner.md "Storage"). Only a dense frontier pays for it.
+      if (d.step == PlanStep::BottomUp && rec.mode == LaunchMode::Hybrid &&
+          r.bottom_up_scanned == 0) {
+        d.step = PlanStep::TopDown;
+        if (reason)
+          *reason += "; below " + percent(dense_min_density_bps) +
+                     " the reverse CSR (a second copy of the graph) is not worth its memory: top-down";
+      }
       const std::uint64_t left = r.waves - r.scheduled - r.frontier;
       if (d.step == PlanStep::BottomUp &&
           left * 10000 < std::uint64_t(dense_min_unscheduled_bps) * r.waves) {

@@ -101,8 +101,10 @@ class LaunchPolicy {
   ///      Chains;
   ///  P2. the mode: a forced mode names its step (Hybrid: bottom-up while the
   ///      frontier holds `hybrid_min_density_bps` of the waves); Automatic asks
-  ///      choose(layer_request) — Dense and Hybrid run bottom-up, Fused fused,
-  ///      the rest top-down — but top-down where fewer than
+  ///      choose(layer_request) — Dense runs bottom-up, Hybrid bottom-up
+  ///      only once a bottom-up step built the reverse CSR (a second copy of
+  ///      the graph is not worth its memory below `dense_min_density_bps`),
+  ///      Fused fused, the rest top-down — but top-down where fewer than
   ///      `dense_min_unscheduled_bps` of the waves are left behind the
   ///      frontier (a bottom-up step could only place those, after building
   ///      a reverse CSR the size of the graph's), and where a wave has more

@@ -31,8 +31,7 @@ void reserve_layout(const ExecSpace& space, std::uint64_t wave_count,
                     std::uint64_t group_count = std::uint64_t(-1)) {
   if (detail::level_sort_passes(group_count) > 1)
     reserve_capacity(scratch.order, wave_count, "ready wave layers");
-  reserve_capacity(scratch.sort_counts,
-                   detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
+  reserve_capacity(scratch.sort_counts, detail::level_sort_counter_count(space, wave_count),
                    "level sort counters");
 }
 
@@ -40,22 +39,30 @@ void reserve_layout(const ExecSpace& space, std::uint64_t wave_count,
 /// fills `plan.waves` (allocated, wave_count entries) in (level, wave id)
 /// order, then `plan.group_offsets` (group_count + 1 entries, allocated by
 /// the caller) unless `offsets_known` (the caller filled them). The sort's
+/// the caller filled them). The sort's
 /// spare order (where it takes more than one pass) is `spare` when the
 /// caller lends dead storage of at least wave_count ordinals, otherwise
-/// scratch.order (reserve_layout). Allocates nothing; asynchronous on
-/// `space`.
+/// scratch.order (reserve_layout); its counters likewise `counters` when
+/// the caller lends at least level_sort_counter_count ordinals (distinct
+/// from `spare`), otherwise scratch.sort_counts. Allocates nothing;
+/// asynchronous on `space`.
 template <class ExecSpace, class Ordinal, class Offset>
 void layout_from_levels(const ExecSpace& space, std::uint64_t group_count,
                         BarrierPlan<ExecSpace, Ordinal>& plan,
                         PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
                         bool offsets_known = false,
-                        const typename BarrierPlan<ExecSpace, Ordinal>::view_type& spare = {}) {
+                        const typename BarrierPlan<ExecSpace, Ordinal>::view_type& spare = {},
+                        const typename BarrierPlan<ExecSpace, Ordinal>::view_type& counters = {}) {
   using View = typename BarrierPlan<ExecSpace, Ordinal>::view_type;
   const std::uint64_t waves = plan.wave_count();
   const View order = detail::level_sort_passes(group_count) <= 1 ? View()
                      : spare.extent(0) >= waves                  ? prefix(spare, waves)
                                                                  : prefix(scratch.order, waves);
-  detail::stable_level_sort(space, group_count, plan.level, plan.waves, order, scratch);
+  const std::size_t counted = detail::level_sort_counter_count(space, waves);
+  const View counts = detail::level_sort_passes(group_count) == 0 ? View()
+                      : counters.extent(0) >= counted             ? counters
+                                                                  : scratch.sort_counts;
+  detail::stable_level_sort(space, group_count, plan.level, plan.waves, order, counts);
   if (!offsets_known)
     detail::group_offsets_from_sorted_levels(space, group_count, plan.level, plan.waves,
                                              plan.group_offsets);

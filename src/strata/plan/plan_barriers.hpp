@@ -177,8 +177,26 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
       if (scratch.remaining.extent(0) >= waves) spare = scratch.remaining;
     if (spare.extent(0) < waves) reserve_capacity(scratch.order, waves, "layout spare");
   }
+  // Its counters: the fill cursor's bytes (release counts, chain distances:
+  // dead after the walk), else the remaining in-degrees where they are not
+  // the spare, else the scratch's own (the peak then holds no counters
+  // beside the walk's buffers: docs/planner.md, "Storage").
+  typename Plan::view_type counters;
+  if (detail::level_sort_passes(groups) > 0) {
+    const std::size_t need = detail::level_sort_counter_count(space, waves);
+    const auto& cursor = scratch.graph.cursor;
+    if (cursor.span() * sizeof(Offset) >= need * sizeof(Ordinal)) {
+      counters = Kokkos::View<Ordinal*, typename ExecSpace::memory_space,
+                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+          reinterpret_cast<Ordinal*>(cursor.data()), need);
+    } else if constexpr (std::is_same_v<Ordinal, Offset>) {
+      if (scratch.remaining.extent(0) >= need && spare.data() != scratch.remaining.data())
+        counters = scratch.remaining;
+    }
+    if (counters.extent(0) < need) reserve_capacity(scratch.sort_counts, need, "level sort counters");
+  }
   layout_from_levels(space, groups, plan, scratch, /*offsets_known=*/!walk.groups_on_device,
-                     spare);
+                     spare, counters);
   space.fence();
   return plan;
 }

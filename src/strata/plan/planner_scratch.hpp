@@ -43,6 +43,13 @@ std::size_t level_sort_chunks(const ExecSpace& space, std::uint64_t wave_count) 
   return chunks == 0 ? 1 : static_cast<std::size_t>(chunks);
 }
 
+/// Counters the stable level sort needs for `wave_count` waves (every pass
+/// fits them: level_sort_pass_chunks).
+template <class ExecSpace>
+std::size_t level_sort_counter_count(const ExecSpace& space, std::uint64_t wave_count) {
+  return level_sort_buckets * level_sort_chunks(space, wave_count);
+}
+
 /// Chunks of one pass of the sort over `digits` distinct digits (256 for
 /// every pass but the last; the last, and the only one up to 256 groups, has
 /// only as many as the top digit of the deepest level needs). A pass with
@@ -94,21 +101,19 @@ class PlannerScratch {
     // and K on hosts. A scratch sized here plans that shape without allocating.
     reserve_capacity(order, wave_count, "ready wave layers");
     reserve_capacity(step_counters, detail::step_counter_count, "step counters");
-    reserve_capacity(sort_counts,
-                     detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
+    reserve_capacity(sort_counts, detail::level_sort_counter_count(space, wave_count),
                      "level sort counters");
   }
 
   /// Grows what every walk over a graph of `wave_count` waves needs beside
-  /// the graph itself: the counters. The wave-sized offsets (release counts,
-  /// remaining in-degrees) are grown by the walk before the first step that
-  /// reads them (PlanState::bind_buffers_for): the one-pass steps need fewer.
-  void reserve_walk(const ExecSpace& space, std::uint64_t wave_count) {
+  /// the graph itself: the step counters. The wave-sized offsets (release
+  /// counts, remaining in-degrees) are grown by the walk before the first
+  /// step that reads them (PlanState::bind_buffers_for): the one-pass steps
+  /// need fewer. The layout's sort counters are taken at the layout, from
+  /// storage the walk left dead where it can (plan_barriers.hpp).
+  void reserve_walk(const ExecSpace&, std::uint64_t wave_count) {
     check_graph_shape<Ordinal, Offset>(wave_count, 0);
     reserve_capacity(step_counters, detail::step_counter_count, "step counters");
-    reserve_capacity(sort_counts,
-                     detail::level_sort_buckets * detail::level_sort_chunks(space, wave_count),
-                     "level sort counters");
   }
 
   /// Grows the in-edge CSR and cursors of the dense and hybrid modes (only

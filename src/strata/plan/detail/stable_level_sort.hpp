@@ -24,7 +24,8 @@
 // phase on the H200) where it now runs on 12,505 of 80.
 //
 // Kokkos 3.4 has no stable device sort-by-key, which is why this is written
-// here; it allocates nothing (the buffers are scratch).
+// here; it allocates nothing (the buffers are scratch, or storage the caller
+// lends).
 
 #include <cstddef>
 #include <cstdint>
@@ -45,13 +46,14 @@ inline unsigned level_sort_passes(std::uint64_t group_count) {
 }
 
 /// `spare` (wave_count entries) is only read and written when the sort takes
-/// more than one pass.
-template <class ExecSpace, class Ordinal, class Offset>
+/// more than one pass; `counters` (level_sort_counter_count entries) when it
+/// takes at least one.
+template <class ExecSpace, class Ordinal>
 void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
                        const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
                        const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& waves_out,
                        const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& spare,
-                       PlannerScratch<ExecSpace, Ordinal, Offset>& scratch) {
+                       const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& counters) {
   const std::size_t n = waves_out.extent(0);
   if (group_count <= 1) {  // one layer: the identity is already sorted
     Kokkos::parallel_for(
@@ -75,7 +77,7 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
                           : static_cast<std::size_t>(((group_count - 1) >> shift) + 1);
     const std::size_t chunks = level_sort_pass_chunks(space, n, digits);
     const std::size_t chunk_size = (n + chunks - 1) / chunks;
-    const auto counts = prefix(scratch.sort_counts, digits * chunks);
+    const auto counts = prefix(counters, digits * chunks);
 
     Kokkos::parallel_for(
         "strata::plan::layout_count", Kokkos::RangePolicy<ExecSpace>(space, 0, chunks),
