@@ -39,7 +39,6 @@ void reserve_layout(const ExecSpace& space, std::uint64_t wave_count,
 /// fills `plan.waves` (allocated, wave_count entries) in (level, wave id)
 /// order, then `plan.group_offsets` (group_count + 1 entries, allocated by
 /// the caller) unless `offsets_known` (the caller filled them). The sort's
-/// the caller filled them). The sort's
 /// spare order (where it takes more than one pass) is `spare` when the
 /// caller lends dead storage of at least wave_count ordinals, otherwise
 /// scratch.order (reserve_layout); its counters likewise `counters` when
