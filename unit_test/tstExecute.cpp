@@ -233,6 +233,51 @@ Outcome outcome_of(const Tickets& t) {
   return ::testing::AssertionSuccess();
 }
 
+/// What the drain tests share: a wave slow enough that a 200 µs budget
+/// expires mid-run (each wave spins), every odd wave yielding once, and an
+/// executor configuration with that budget.
+TicketWave slow_yielding_wave(const Tickets& t, const Case& c) {
+  TicketWave wave(t, c);
+  wave.spin = 20000;
+  wave.yield_mod = 2;
+  return wave;
+}
+
+launch::LaunchConfig short_budget() {
+  launch::LaunchConfig config;
+  config.max_wall_time = std::chrono::microseconds(200);
+  return config;
+}
+
+/// What the runs of a draining executor added up to.
+struct DrainedRuns {
+  int runs = 0, drained = 0;
+  std::uint64_t waves = 0, layers = 0, requeues = 0;
+};
+
+/// Runs `exec` until it is complete (at most 100000 runs), run k with
+/// options_of(k), checking that every run made progress, that its report
+/// counts the waves of all runs so far and is drained exactly when it is
+/// not complete, and that the budget expired at least once.
+template <class Wave, class OptionsOf>
+DrainedRuns run_until_complete(Exec& exec, const Wave& wave, OptionsOf options_of) {
+  DrainedRuns d;
+  while (!exec.complete() && d.runs < 100000) {
+    const RunReport r = exec.run(wave, options_of(d.runs));
+    ++d.runs;
+    EXPECT_GE(r.waves_run, 1u);  // every run makes progress
+    d.waves += r.waves_run;
+    d.layers += r.layers;
+    d.requeues += r.requeues;
+    EXPECT_EQ(r.waves_total, d.waves);
+    EXPECT_EQ(r.drained, !r.complete);
+    d.drained += r.drained ? 1 : 0;
+  }
+  EXPECT_TRUE(exec.complete()) << "still running after " << d.runs << " runs";
+  EXPECT_GE(d.drained, 1) << "the budget never expired: make the waves slower";
+  return d;
+}
+
 /// The corpus graphs the executor runs: the first valid ones of each kind.
 std::vector<std::uint64_t> corpus_indices() {
   std::vector<std::uint64_t> picked;
@@ -296,41 +341,25 @@ TEST(Execute, CorpusEveryWaveOnceAfterItsPredecessorsInEveryMode) {
 TEST(Execute, DrainAtTheWallTimeBudgetThenResumeEqualsOneRun) {
   const Case c = make_case(generate::sweep2d(24, 24));  // 576 waves, 47 groups
   const auto expected = reference_values(c);
-  launch::LaunchConfig config;
-  config.max_wall_time = std::chrono::microseconds(200);
-  // Each wave spins; the runs rotate through the modes, so every mode
-  // resumes a drained run of every other.
+  // The runs rotate through the modes, so every mode resumes a drained run
+  // of every other.
   for (const ExecuteMode first : kModes) {
     SCOPED_TRACE(std::string("first mode ") + execute_mode_name(first));
     Tickets t(c.waves);
-    TicketWave wave(t, c);
-    wave.spin = 20000;
-    wave.yield_mod = 2;
-    Exec exec(Space(), c.plan, c.graph, config);
-    int runs = 0, drained = 0;
-    std::uint64_t total = 0, layers = 0, requeues = 0;
+    const TicketWave wave = slow_yielding_wave(t, c);
+    Exec exec(Space(), c.plan, c.graph, short_budget());
     std::size_t m = 0;
     while (m < 4 && kModes[m] != first) ++m;
-    while (!exec.complete()) {
+    const DrainedRuns d = run_until_complete(exec, wave, [&](int run) {
       RunOptions options;
-      options.mode = kModes[(m + runs) % 4];
-      const RunReport r = exec.run(wave, options);
-      ++runs;
-      EXPECT_GE(r.waves_run, 1u);  // every run makes progress
-      total += r.waves_run;
-      layers += r.layers;
-      requeues += r.requeues;
-      EXPECT_EQ(r.waves_total, total);
-      EXPECT_EQ(r.drained, !r.complete);
-      drained += r.drained ? 1 : 0;
-      ASSERT_LE(runs, 100000);
-    }
-    EXPECT_GE(drained, 1) << "the budget never expired: make the waves slower";
-    EXPECT_EQ(total, c.waves);
-    EXPECT_EQ(layers, c.plan.group_count());
+      options.mode = kModes[(m + std::size_t(run)) % 4];
+      return options;
+    });
+    EXPECT_EQ(d.waves, c.waves);
+    EXPECT_EQ(d.layers, c.plan.group_count());
     std::uint64_t yields = 0;
     for (std::uint64_t w = 0; w < c.waves; ++w) yields += w % 2;
-    EXPECT_EQ(requeues, yields);
+    EXPECT_EQ(d.requeues, yields);
     const Outcome o = outcome_of(t);
     EXPECT_TRUE(ran_once_in_order(c, o, wave.yield_mod));
     EXPECT_EQ(o.value, expected);
@@ -465,25 +494,11 @@ TEST(Execute, DataflowRunsThreadLevelChainsOnTeamsOfSeveralThreads) {
   }
   {  // slow waves and a short budget: drains inside the chains, then resumes
     SCOPED_TRACE("drain");
-    launch::LaunchConfig config;
-    config.max_wall_time = std::chrono::microseconds(200);
     Tickets t(c.waves);
-    TicketWave wave(t, c);
-    wave.spin = 20000;
-    wave.yield_mod = 2;
-    Exec exec(Space(), c.plan, c.graph, config);
-    int runs = 0, drained = 0;
-    std::uint64_t total = 0;
-    while (!exec.complete()) {
-      const RunReport r = exec.run(wave, options);
-      ++runs;
-      EXPECT_GE(r.waves_run, 1u);
-      total += r.waves_run;
-      drained += r.drained ? 1 : 0;
-      ASSERT_LE(runs, 100000);
-    }
-    EXPECT_GE(drained, 1) << "the budget never expired: make the waves slower";
-    EXPECT_EQ(total, c.waves);
+    const TicketWave wave = slow_yielding_wave(t, c);
+    Exec exec(Space(), c.plan, c.graph, short_budget());
+    const DrainedRuns d = run_until_complete(exec, wave, [&](int) { return options; });
+    EXPECT_EQ(d.waves, c.waves);
     const Outcome o = outcome_of(t);
     EXPECT_TRUE(ran_once_in_order(c, o, wave.yield_mod));
     EXPECT_EQ(o.value, expected);
