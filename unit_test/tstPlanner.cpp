@@ -14,6 +14,7 @@
 #include <strata/plan/reference_kahn.hpp>
 #include <strata/strata.hpp>
 
+#include "sptrsv_matrices.hpp"
 #include "test_helpers.hpp"
 
 namespace strata::test {
@@ -920,6 +921,100 @@ TEST(PlannerModes, LevelsFromInEdgesByWaveAndByRow) {
       Kokkos::View<std::uint32_t*, Mem> level("level", 2), count("count", 2);
       for (const bool by_row : {false, true})
         EXPECT_FALSE(levels_from_in_edges(space, rm, en, false, true, level, count, by_row));
+    }
+  };
+  check(TEST_EXECSPACE());
+}
+
+// The in-edge level pass with its levels one byte wide first (what
+// in_edge_levels does above narrow_levels_min_bytes; forced here) against the
+// plain host reference and against the pass at full width: matrices whose
+// levels all fit a byte (a permuted ILU factor, a 90x90 sweep of 179 levels,
+// a random factor) and matrices that move to full width mid-pass (a 200x200
+// sweep of 399 levels, a chain), each lower and transposed (upper), rows
+// sorted and reversed, levels by wave and by row, the same level counts; a
+// bad row before or after the move ends the pass invalid. Host backends
+// only.
+TEST(PlannerModes, InEdgeLevelsOneByteWideFirstEqualTheHostReference) {
+  const auto check = [](auto space) {
+    using Space = decltype(space);
+    if constexpr (plan_in_edges_checks_rows<Space>()) {
+      using Mem = typename Space::memory_space;
+      using strata_sptrsv_test::HostCsr;
+      const std::vector<std::pair<std::string, HostCsr>> factors = {
+          {"ilu3d 20^3", strata_sptrsv_test::lower_from_pattern(generate::ilu3d(20, 20, 20, 3))},
+          {"sweep2d 90x90", strata_sptrsv_test::lower_from_pattern(generate::sweep2d(90, 90))},
+          {"random 6000", strata_sptrsv_test::random_lower(6000, 4, 9)},
+          {"sweep2d 200x200", strata_sptrsv_test::lower_from_pattern(generate::sweep2d(200, 200))},
+          {"chain 3000", strata_sptrsv_test::lower_from_pattern(generate::chain(3000))},
+      };
+      const auto reversed_rows = [](HostCsr a) {
+        for (int i = 0; i < a.rows; ++i)
+          std::reverse(a.entries.begin() + a.row_map[i], a.entries.begin() + a.row_map[i + 1]);
+        return a;
+      };
+      struct Levels {
+        detail::CheckedLevels pass;
+        std::vector<std::uint32_t> level, count;
+      };
+      const auto levels_of = [](const HostCsr& a, bool mirrored, bool by_row,
+                                std::size_t narrow_min_bytes) {
+        const auto rm = to_device(a.row_map, "row_map");
+        const auto en = to_device(a.entries, "entries");
+        Kokkos::View<std::uint32_t*, Mem> level("level", std::size_t(a.rows));
+        Kokkos::View<std::uint32_t*, Mem> count("count", std::size_t(a.rows));
+        Levels out;
+        out.pass = detail::in_edge_levels(Space(), rm, en, mirrored, true, level, count, by_row,
+                                          narrow_min_bytes);
+        const auto l = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level);
+        const auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), count);
+        out.level.assign(l.data(), l.data() + l.extent(0));
+        if (out.pass.valid) out.count.assign(c.data(), c.data() + out.pass.levels.groups);
+        return out;
+      };
+      for (const auto& [name, lower] : factors) {
+        for (const bool upper : {false, true}) {
+          const HostCsr sorted = upper ? strata_sptrsv_test::transpose(lower) : lower;
+          std::vector<int> per_level;
+          const std::vector<int> reference =
+              strata_sptrsv_test::host_levels(sorted, !upper, &per_level);
+          for (const bool reversed : {false, true}) {
+            const HostCsr a = reversed ? reversed_rows(sorted) : sorted;
+            for (const bool by_row : {false, true}) {
+              const std::string what = name + (upper ? " upper" : " lower") +
+                                       (reversed ? ", rows reversed" : "") +
+                                       (by_row ? ", by row" : ", by wave");
+              const Levels narrow = levels_of(a, upper, by_row, 0);
+              const Levels wide = levels_of(a, upper, by_row, ~std::size_t(0));
+              ASSERT_TRUE(narrow.pass.valid && wide.pass.valid) << what;
+              EXPECT_EQ(narrow.pass.levels.groups, per_level.size()) << what;
+              EXPECT_EQ(narrow.pass.levels.sources, std::uint64_t(per_level[0])) << what;
+              EXPECT_EQ(narrow.level, wide.level) << what;
+              EXPECT_EQ(narrow.count, wide.count) << what;
+              EXPECT_EQ(narrow.count, std::vector<std::uint32_t>(per_level.begin(), per_level.end()))
+                  << what;
+              std::size_t wrong = 0;
+              for (int r = 0; r < a.rows; ++r) {
+                const int at = by_row || !upper ? r : a.rows - 1 - r;
+                wrong += narrow.level[std::size_t(at)] != std::uint32_t(reference[std::size_t(r)]);
+              }
+              EXPECT_EQ(wrong, 0u) << what;
+            }
+          }
+        }
+      }
+      // A bad row before and after the chain's move to full width (at row
+      // 256): a column above the diagonal, a missing diagonal.
+      const HostCsr chain = factors[4].second;
+      for (const int at : {100, 2000}) {
+        HostCsr above = chain;
+        above.entries[std::size_t(above.row_map[at])] = chain.rows - 1;
+        HostCsr no_diagonal = chain;
+        no_diagonal.entries[std::size_t(no_diagonal.row_map[at + 1] - 1)] = 0;
+        EXPECT_FALSE(levels_of(above, false, false, 0).pass.valid) << "above, row " << at;
+        EXPECT_FALSE(levels_of(no_diagonal, false, false, 0).pass.valid)
+            << "no diagonal, row " << at;
+      }
     }
   };
   check(TEST_EXECSPACE());

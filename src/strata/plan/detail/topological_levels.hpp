@@ -33,6 +33,7 @@
 #include <strata/core/one_thread_policy.hpp>
 #include <strata/core/ordinal.hpp>
 #include <strata/core/prefetch.hpp>
+#include <strata/core/storage.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/plan/counting_sort_by_level.hpp>
 #include <strata/plan/detail/plan_state.hpp>
@@ -88,10 +89,9 @@ struct CheckedLevels {
 };
 
 /// After a checking pass: result = {groups, sources, 1} where it passed, 0
-/// in result(2) where it stopped.
-template <class ResultView>
-CheckedLevels read_checked_levels_result(const ResultView& result) {
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+/// in result(2) where it stopped (`host`: the result on the host).
+template <class HostResultView>
+CheckedLevels checked_levels_of(const HostResultView& host) {
   CheckedLevels out;
   out.valid = host(2) == 1;
   if (out.valid) {
@@ -99,6 +99,12 @@ CheckedLevels read_checked_levels_result(const ResultView& result) {
     out.levels.sources = host(1);
   }
   return out;
+}
+
+/// checked_levels_of the device's result.
+template <class ResultView>
+CheckedLevels read_checked_levels_result(const ResultView& result) {
+  return checked_levels_of(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result));
 }
 
 /// One pass over a graph whose ids are a topological order, pushing levels
@@ -272,112 +278,157 @@ CheckedLevels checked_ordered_dependency_levels(const ExecSpace& space, std::uin
   return dependency_list_levels<true>(space, wave_count, dependencies, level, count, false);
 }
 
+/// Below this many bytes of levels the in-edge pass keeps them at their
+/// own width; above, it levels into one byte per wave first (see
+/// in_edge_levels). Measured on one thread of the 2-core EPYC VM (a
+/// stand-alone copy of the lower pass, ilu3d patterns, minimum of 9): 64k
+/// waves (256 KiB) 0.66 ms either way, 166k (650 KiB) 1.6 either way, 343k
+/// (1.3 MiB) 3.5 → 3.0 ms, 1M 11.0 → 8.9, 4.1M 52-61 → 37-42.
+inline constexpr std::size_t narrow_levels_min_bytes = std::size_t(1) << 20;
+
 /// in_edge_levels' pass, for one side of the diagonal, with or without the
-/// prefetch, the levels by wave or by row (template parameters: the
-/// branches on them leave the loop).
+/// prefetch (of the wide levels), the levels by wave or by row (template
+/// parameters: the branches on them leave the loop). With a non-empty
+/// `narrow` the pass levels into it first and moves to `level` at the first
+/// level that does not fit a byte; result(3) says where the levels ended.
 template <bool Mirrored, bool Prefetch, bool ByRow, class ExecSpace, class RowMap, class Entries,
-          class LevelView, class CountView, class ResultView>
+          class LevelView, class NarrowView, class CountView, class ResultView>
 void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
-                         bool require_diagonal, const LevelView& level, const CountView& count,
-                         const ResultView& result) {
+                         bool require_diagonal, const LevelView& level, const NarrowView& narrow,
+                         const CountView& count, const ResultView& result) {
   static_assert(!(Mirrored && Prefetch), "the prefetch serves the lower pass only");
   const std::size_t waves = level.extent(0);
   using LevelType = typename LevelView::non_const_value_type;
+  using NarrowType = typename NarrowView::non_const_value_type;
   Kokkos::parallel_for(
       "strata::plan::in_edge_levels", one_thread_policy(space),
       KOKKOS_LAMBDA(const std::size_t) {
         using CountType = typename CountView::non_const_value_type;
         const long long stored = static_cast<long long>(entries.extent(0));
-        const LevelType* const levels = level.data();
         std::uint64_t deepest = 0;
         count(0) = CountType(0);
         result(2) = 0;  // invalid until the last row has passed
+        result(3) = 0;  // the levels in `level`
         // Where row r's level is kept: wave waves-1-r's slot when mirrored,
         // unless the caller asked for the rows' order.
         const auto slot = [&](std::size_t r) { return Mirrored && !ByRow ? waves - 1 - r : r; };
-        for (std::size_t w = 0; w < waves; ++w) {
-          const std::size_t row = Mirrored ? waves - 1 - w : w;
-          const long long begin = static_cast<long long>(row_map(row));
-          const long long end = static_cast<long long>(row_map(row + 1));
-          if (begin < 0 || end < begin || end > stored) return;
-          // A column is read as long long first, so that a negative one is
-          // huge as size_t. Legal: the diagonal, or 0 <= c < row (lower),
-          // row < c < rows (upper).
-          const auto prefetch_ahead = [&](long long e) {
-            // The columns' levels are scattered (a permuted matrix): the
-            // level of the entry prefetch_distance ahead is prefetched,
-            // where the levels outgrow a core's L2 (prefetch_min_bytes;
-            // lower passes only, see in_edge_levels).
-            if constexpr (Prefetch) {
-              const long long ahead = e + static_cast<long long>(prefetch_distance);
-              if (ahead < stored) {
-                const std::size_t a = std::size_t(static_cast<long long>(entries(ahead)));
-                if (a < waves) prefetch_read(levels + slot(a));
+        constexpr std::size_t bad_row = ~std::size_t(0);
+        // Levels waves from, from + 1, ... into `levels`; returns `waves`
+        // when every wave is levelled, bad_row at a row that fails its
+        // check, or the first wave whose level does not fit the element
+        // type (nothing of that wave written or counted yet).
+        const auto run = [&](auto* const levels, std::size_t from, auto prefetch_pass) {
+          using Element = std::remove_pointer_t<std::remove_const_t<decltype(levels)>>;
+          constexpr bool narrow_pass = !std::is_same_v<Element, LevelType>;
+          constexpr bool prefetch = decltype(prefetch_pass)::value;
+          for (std::size_t w = from; w < waves; ++w) {
+            const std::size_t row = Mirrored ? waves - 1 - w : w;
+            const long long begin = static_cast<long long>(row_map(row));
+            const long long end = static_cast<long long>(row_map(row + 1));
+            if (begin < 0 || end < begin || end > stored) return bad_row;
+            // A column is read as long long first, so that a negative one is
+            // huge as size_t. Legal: the diagonal, or 0 <= c < row (lower),
+            // row < c < rows (upper).
+            const auto prefetch_ahead = [&](long long e) {
+              // The columns' levels are scattered (a permuted matrix): the
+              // level of the entry prefetch_distance ahead is prefetched,
+              // where the levels outgrow a core's L2 (prefetch_min_bytes;
+              // lower passes only, see in_edge_levels).
+              if constexpr (prefetch) {
+                const long long ahead = e + static_cast<long long>(prefetch_distance);
+                if (ahead < stored) {
+                  const std::size_t a = std::size_t(static_cast<long long>(entries(ahead)));
+                  if (a < waves) prefetch_read(levels + slot(a));
+                }
+              }
+            };
+            const auto level_after = [&](std::size_t c) {
+              return std::uint64_t(levels[slot(c)]) + 1;
+            };
+            std::uint64_t mine = 0;  // 1 + the deepest predecessor, 0 for none
+            // A row sorted by column keeps its diagonal last (lower) or first
+            // (upper): that entry is checked once, and the others are read
+            // with one unsigned compare, a branch that a valid row never
+            // takes (testing every entry for the diagonal mispredicts once
+            // per row: a tenth of the lower pass; on the 16-core Xeon the
+            // upper pass took 1.25x as long that way). Any other row is read
+            // by the general loop below.
+            const long long diagonal_at = Mirrored ? begin : end - 1;
+            bool sorted = end > begin &&
+                          std::size_t(static_cast<long long>(entries(diagonal_at))) == row;
+            if (sorted) {
+              // legal: c < row (lower); row < c < waves, i.e. c - (row + 1) < waves - (row + 1) (upper)
+              const std::size_t span = Mirrored ? waves - (row + 1) : row;
+              const std::size_t shift = Mirrored ? row + 1 : 0;
+              for (long long e = Mirrored ? begin + 1 : begin; e < (Mirrored ? end : end - 1); ++e) {
+                prefetch_ahead(e);
+                const std::size_t c = std::size_t(static_cast<long long>(entries(e)));
+                if (c - shift >= span) {
+                  sorted = false;
+                  break;
+                }
+                const std::uint64_t next = level_after(c);
+                mine = next > mine ? next : mine;
               }
             }
-          };
-          const auto level_after = [&](std::size_t c) {
-            return std::uint64_t(levels[slot(c)]) + 1;
-          };
-          std::uint64_t mine = 0;  // 1 + the deepest predecessor, 0 for none
-          // A row sorted by column keeps its diagonal last (lower) or first
-          // (upper): that entry is checked once, and the others are read
-          // with one unsigned compare, a branch that a valid row never
-          // takes (testing every entry for the diagonal mispredicts once per
-          // row: a tenth of the lower pass; on the 16-core Xeon the upper
-          // pass took 1.25x as long that way). Any other row is read by the
-          // general loop below.
-          const long long diagonal_at = Mirrored ? begin : end - 1;
-          bool sorted = end > begin &&
-                        std::size_t(static_cast<long long>(entries(diagonal_at))) == row;
-          if (sorted) {
-            // legal: c < row (lower); row < c < waves, i.e. c - (row + 1) < waves - (row + 1) (upper)
-            const std::size_t span = Mirrored ? waves - (row + 1) : row;
-            const std::size_t shift = Mirrored ? row + 1 : 0;
-            for (long long e = Mirrored ? begin + 1 : begin; e < (Mirrored ? end : end - 1); ++e) {
-              prefetch_ahead(e);
-              const std::size_t c = std::size_t(static_cast<long long>(entries(e)));
-              if (c - shift >= span) {
-                sorted = false;
-                break;
+            if (!sorted) {
+              mine = 0;
+              bool diagonal = false;
+              for (long long e = begin; e < end; ++e) {
+                prefetch_ahead(e);
+                // The check is a branch that is never taken on a valid
+                // matrix, off the path of the level's load (folding it into
+                // the load's address cost a third of the pass).
+                const std::size_t c = std::size_t(static_cast<long long>(entries(e)));
+                if (c == row) {
+                  diagonal = true;
+                  continue;
+                }
+                if (Mirrored ? (c < row || c >= waves) : c > row) return bad_row;
+                const std::uint64_t next = level_after(c);
+                mine = next > mine ? next : mine;
               }
-              const std::uint64_t next = level_after(c);
-              mine = next > mine ? next : mine;
+              if (require_diagonal && !diagonal) return bad_row;
+            }
+            if constexpr (narrow_pass) {
+              if (mine > std::uint64_t(Element(~Element(0)))) return w;
+            }
+            levels[slot(row)] = Element(mine);
+            // The waves per level, counted on the way (count(l) is zeroed
+            // when level l first appears). A row that opens a new deepest
+            // level stores its count without loading it: every row of a
+            // chain does, and loading the count it had just zeroed made a 1M
+            // chain's pass 2.8x as long (2-core VM).
+            if (mine > deepest) {
+              for (std::uint64_t l = deepest + 1; l < mine; ++l) count(l) = CountType(0);
+              count(mine) = CountType(1);
+              deepest = mine;
+            } else {
+              ++count(mine);
             }
           }
-          if (!sorted) {
-            mine = 0;
-            bool diagonal = false;
-            for (long long e = begin; e < end; ++e) {
-              prefetch_ahead(e);
-              // The check is a branch that is never taken on a valid matrix,
-              // off the path of the level's load (folding it into the load's
-              // address cost a third of the pass).
-              const std::size_t c = std::size_t(static_cast<long long>(entries(e)));
-              if (c == row) {
-                diagonal = true;
-                continue;
-              }
-              if (Mirrored ? (c < row || c >= waves) : c > row) return;
-              const std::uint64_t next = level_after(c);
-              mine = next > mine ? next : mine;
+          return waves;
+        };
+        using WidePrefetch = std::integral_constant<bool, Prefetch>;
+        std::size_t stopped = 0;
+        if (narrow.extent(0) != 0) {
+          // Narrow first (no prefetch: a byte per wave mostly stays cached),
+          // wide from the first level that does not fit, after moving the
+          // levels so far over.
+          stopped = run(narrow.data(), 0, std::false_type{});
+          if (stopped == waves) {
+            result(3) = 1;  // the levels in `narrow`
+          } else if (stopped != bad_row) {
+            for (std::size_t w = 0; w < stopped; ++w) {
+              const std::size_t at = slot(Mirrored ? waves - 1 - w : w);
+              level(at) = LevelType(NarrowType(narrow(at)));
             }
-            if (require_diagonal && !diagonal) return;
+            stopped = run(level.data(), stopped, WidePrefetch{});
           }
-          level(slot(row)) = LevelType(mine);
-          // The waves per level, counted on the way (count(l) is zeroed when
-          // level l first appears). A row that opens a new deepest level
-          // stores its count without loading it: every row of a chain does,
-          // and loading the count it had just zeroed made a 1M chain's pass
-          // 2.8x as long (2-core VM).
-          if (mine > deepest) {
-            for (std::uint64_t l = deepest + 1; l < mine; ++l) count(l) = CountType(0);
-            count(mine) = CountType(1);
-            deepest = mine;
-          } else {
-            ++count(mine);
-          }
+        } else {
+          stopped = run(level.data(), 0, WidePrefetch{});
         }
+        if (stopped == bad_row) return;
         result(0) = deepest + 1;
         result(1) = std::uint64_t(count(0));
         result(2) = 1;
@@ -401,22 +452,37 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
 /// a lower wave (the one-pass levels are final only then), and, with
 /// `require_diagonal`, every row holds its diagonal. The first row that
 /// breaks one ends the pass with `valid` false and nothing else defined.
+///
+/// The pass is bound by the scattered loads of the predecessors' levels.
+/// Where the levels outgrow `narrow_levels_min_bytes`, it levels into one
+/// byte per wave while the levels fit one (a shallow matrix: every ILU
+/// factor measured has about 20 levels), four times as many levels per
+/// cache line, and copies them into `level` at the end in parallel (0.26 to
+/// 0.45 ms per million rows on one thread); a deeper matrix moves to `level`
+/// at its first level of 256 (the levels so far copied over, once).
+/// (`narrow_min_bytes` moves that threshold: the tests take 0.)
 template <class ExecSpace, class RowMap, class Entries, class LevelView, class CountView>
 CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
                              const Entries& entries, bool mirrored, bool require_diagonal,
-                             const LevelView& level, const CountView& count,
-                             bool by_row = false) {
+                             const LevelView& level, const CountView& count, bool by_row = false,
+                             std::size_t narrow_min_bytes = narrow_levels_min_bytes) {
   if (level.extent(0) == 0) return CheckedLevels{};
-  Kokkos::View<std::uint64_t[3], typename ExecSpace::memory_space> result(
+  using Mem = typename ExecSpace::memory_space;
+  Kokkos::View<std::uint64_t[4], Mem> result(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::in-edge levels result"));
   using LevelType = typename LevelView::non_const_value_type;
+  using Narrow = Kokkos::View<std::uint8_t*, Mem>;
+  const std::size_t waves = level.extent(0);
+  const bool narrow_first =
+      sizeof(LevelType) > 1 && waves * sizeof(LevelType) >= narrow_min_bytes;
+  const Narrow narrow = narrow_first ? allocate_view<Narrow>(waves, "narrow levels") : Narrow();
   // The prefetch serves the lower pass only: the mirrored one streams its
   // rows backwards, and with it ilu3d-100's upper factor took 15 % longer.
-  const bool prefetch = !mirrored && level.extent(0) * sizeof(LevelType) >= prefetch_min_bytes;
+  const bool prefetch = !mirrored && waves * sizeof(LevelType) >= prefetch_min_bytes;
   const auto pass = [&](auto mirrored_pass, auto prefetch_pass, auto by_row_pass) {
     in_edge_levels_pass<decltype(mirrored_pass)::value, decltype(prefetch_pass)::value,
                         decltype(by_row_pass)::value>(space, row_map, entries, require_diagonal,
-                                                      level, count, result);
+                                                      level, narrow, count, result);
   };
   using Yes = std::true_type;
   using No = std::false_type;
@@ -424,7 +490,12 @@ CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
     by_row ? pass(Yes{}, No{}, Yes{}) : pass(Yes{}, No{}, No{});
   else  // by row and by wave are one order
     prefetch ? pass(No{}, Yes{}, No{}) : pass(No{}, No{}, No{});
-  return read_checked_levels_result(result);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+  if (host(2) == 1 && host(3) == 1)
+    Kokkos::parallel_for(
+        "strata::plan::in_edge_levels_widen", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+        KOKKOS_LAMBDA(const std::size_t w) { level(w) = LevelType(narrow(w)); });
+  return checked_levels_of(host);
 }
 
 /// The plan's layout from the levels and the waves per level (a counting
