@@ -370,8 +370,10 @@ ModeResult run_mode(const Options& opt, const std::string& mode_name,
   r.mode = mode_name;
   const bool reuse = mode_name == "auto+scratch";
   const bool given_csr = mode_name == "auto+csr";
+  const bool chains = mode_name == "chains";  // auto, chain contraction forced (a device's path)
   strata::PlanOptions options;
-  options.mode = strata::parse_plan_mode(reuse || given_csr ? "auto" : mode_name);
+  options.mode = strata::parse_plan_mode(reuse || given_csr || chains ? "auto" : mode_name);
+  if (chains) options.chains = strata::ChainContraction::Always;
   const double layers = double(groups);
   if ((options.mode == strata::PlanMode::Dense) && layers * double(waves) > opt.dense_max_work) {
     std::ostringstream s;
@@ -534,7 +536,7 @@ void write_json(const Options& opt, const std::vector<GraphResult>& results,
       << "    \"set\": " << json_string(opt.quick ? "quick" : "full") << ",\n"
       << "    \"repetitions\": " << opt.repetitions << "\n  },\n"
       << "  \"notes\": {\n"
-      << "    \"strata\": " << json_string("plan_barriers from a View of dependencies in the default memory space: validation + CSR build + layers + layout, fresh PlannerScratch per call; auto+scratch reuses one scratch (warm); auto+csr plans from a DependencyGraph (CSR) built outside the timed region, as Kokkos Kernels' input is, and its peak_bytes exclude that CSR; auto+in-csr is plan_in_edges from the in-edge CSR Kokkos Kernels is given (topological ids only), its peak_bytes excluding that CSR. Parsing and generation are not timed.") << ",\n"
+      << "    \"strata\": " << json_string("plan_barriers from a View of dependencies in the default memory space: validation + CSR build + layers + layout, fresh PlannerScratch per call; auto+scratch reuses one scratch (warm); auto+csr plans from a DependencyGraph (CSR) built outside the timed region, as Kokkos Kernels' input is, and its peak_bytes exclude that CSR; auto+in-csr is plan_in_edges from the in-edge CSR Kokkos Kernels is given (topological ids only), its peak_bytes excluding that CSR. chains is auto with chain contraction forced (ChainContraction::Always: the path a device backend takes on chain-like graphs). Parsing and generation are not timed.") << ",\n"
       << "    \"reference\": " << json_string("reference_kahn on the host dependency array: validation + its own CSR build + Kahn + per-group sort (serial).") << ",\n"
       << "    \"kk\": " << json_string("create_sptrsv_handle(SEQLVLSCHD_TP1, lower) + sptrsv_symbolic; the in-edge CSR (row i lists j < i) is prepared outside the timed region. Only for graphs whose ids are topologically ordered.") << ",\n"
       << "    \"peak_bytes\": " << json_string("peak live bytes in the execution space's memory space during one call, from Kokkos' allocate/deallocate callbacks, the returned plan included; the input dependency View (input_bytes) already existed and is not counted. working_peak_bytes: the peak of the same count without the returned plan's Views (labels strata::wave levels, strata::plan waves, strata::group offsets: the caller's result); plan_bytes: those Views' bytes (2 x waves + groups + 1 ordinals). working_peak_labels: the working peak's bytes per allocation label, largest first (where the peak comes from).") << ",\n"
@@ -638,7 +640,7 @@ void print_row(const Options& opt, const GraphResult& g) {
 [[noreturn]] void usage(int code) {
   std::cout
       << "usage: strata_bench [--quick] [--filter SUBSTRING[,SUBSTRING...]] [--repetitions N] [--json FILE]\n"
-         "                    [--modes auto,auto+scratch,auto+csr,auto+in-csr,sparse,dense,hybrid,fused]\n"
+         "                    [--modes auto,auto+scratch,auto+csr,auto+in-csr,sparse,dense,hybrid,fused,chains]\n"
          "                    [--no-kk]\n"
          "                    [--no-reference] [--dense-max-work X] [--stepwise-max-layers X]\n"
          "                    [--kk-max-work X] [--profile] [--list]\n"
@@ -685,7 +687,7 @@ Options parse(int argc, char* argv[], bool* list) {
   }
   if (opt.quick && !repetitions_given) opt.repetitions = 1;
   for (const auto& m : opt.modes)
-    if (m != "auto+scratch" && m != "auto+csr" && m != "auto+in-csr")
+    if (m != "auto+scratch" && m != "auto+csr" && m != "auto+in-csr" && m != "chains")
       strata::parse_plan_mode(m);  // InvalidArgument on a bad name
   return opt;
 }

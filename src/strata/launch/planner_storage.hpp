@@ -9,9 +9,10 @@ namespace strata {
 struct PlannerStorageBytes {
   std::uint64_t csr = 0;      ///< row_map + entries
   std::uint64_t scratch = 0;  ///< every other planning buffer the walk always holds
-  /// Wave-sized spare ordinals: chain links (a contraction), the level
-  /// counts / frontier of the host rules T and K, or the layout's radix spare
-  /// when offsets are not the ordinal type. A fresh plan holds them only when
+  /// Wave-sized spare ordinals: the level counts / frontier of the host
+  /// rules T and K, the layout's radix spare when offsets are not the
+  /// ordinal type, or chain links when offsets are narrower than ordinals
+  /// (else they take the fill cursor's bytes). A fresh plan holds them only when
   /// its path needs them; PlannerScratch::reserve always does. Counted
   /// whether held or not, so total() bounds every mode.
   std::uint64_t spare = 0;
@@ -32,10 +33,10 @@ inline PlannerStorageBytes planner_storage_bytes(std::uint64_t waves, std::uint6
                                                  bool host_csr_build = false) {
   PlannerStorageBytes b;
   b.csr = (waves + 1) * offset_bytes + dependencies * ordinal_bytes;
-  // fill cursor (then release counts or chain distances, or rule K's
-  // outboxes) and remaining in-degree (then the layout's spare), both
-  // offsets; the walk writes the scheduled waves straight into the result's
-  // `waves`
+  // fill cursor (then release counts, chain links or rule K's outboxes)
+  // and remaining in-degree (with the chain distances, then the layout's
+  // spare), both offsets; the walk writes the scheduled waves straight into
+  // the result's `waves`
   b.scratch = waves * 2ull * offset_bytes;
   b.spare = waves * std::uint64_t(ordinal_bytes);
   if (reverse) b.scratch += b.csr + waves * offset_bytes;  // in-edge CSR + per-wave cursor

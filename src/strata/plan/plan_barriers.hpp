@@ -177,7 +177,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
       if (scratch.remaining.extent(0) >= waves) spare = scratch.remaining;
     if (spare.extent(0) < waves) reserve_capacity(scratch.order, waves, "layout spare");
   }
-  // Its counters: the fill cursor's bytes (release counts, chain distances:
+  // Its counters: the fill cursor's bytes (release counts, chain links:
   // dead after the walk), else the remaining in-degrees where they are not
   // the spare, else the scratch's own (the peak then holds no counters
   // beside the walk's buffers: docs/planner.md, "Storage").

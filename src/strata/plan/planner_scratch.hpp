@@ -5,8 +5,9 @@
 // returned is freshly allocated, because the caller owns it; the planner's
 // walk writes its scheduled waves straight into the plan's `waves` View
 // (handed over, sorted in place at the end), so the scratch holds no
-// wave-sized ordinal buffer of its own unless chains are contracted or the
-// layout needs a spare of the ordinal type (reserved then).
+// wave-sized ordinal buffer of its own unless a host one-pass rule counts
+// levels in it, chains are contracted with offsets narrower than ordinals,
+// or the layout needs a spare of the ordinal type (reserved then).
 // What each buffer means during a walk: plan/detail/plan_state.hpp.
 
 #include <cstddef>
@@ -96,9 +97,10 @@ class PlannerScratch {
     graph.reserve(wave_count, dependency_count);
     graph.reserve_cursor(wave_count);  // host backends' CSR build needs none: the release counts
     reserve_capacity(remaining, wave_count, "remaining in-degree");
-    // The wave-sized spare ordinals (planner_storage_bytes' `spare`): chain
-    // links on devices, the level counts / frontier of the policy's rules T
-    // and K on hosts. A scratch sized here plans that shape without allocating.
+    // The wave-sized spare ordinals (planner_storage_bytes' `spare`): the
+    // level counts / frontier of the policy's rules T and K on hosts, chain
+    // links where offsets are narrower than ordinals. A scratch sized here
+    // plans that shape without allocating.
     reserve_capacity(order, wave_count, "ready wave layers");
     reserve_capacity(step_counters, detail::step_counter_count, "step counters");
     reserve_capacity(sort_counts, detail::level_sort_counter_count(space, wave_count),
@@ -152,12 +154,13 @@ class PlannerScratch {
 
   // The buffers (public so the planner phases and tests can reach them; they
   // hold no invariant beyond their capacity).
-  /// CSR + fill cursor (then release counts or chain distances)
+  /// CSR + fill cursor (then release counts or chain links)
   DependencyGraphStorage<ExecSpace, Ordinal, Offset> graph;
-  /// remaining in-degrees (then the layout's radix spare)
+  /// remaining in-degrees (with the chain distances; then the layout's radix spare)
   Kokkos::View<Offset*, memory_space> remaining;
-  /// spare wave-sized ordinals: chain links, or the layout's radix spare when
-  /// Offset is not the ordinal type (reserved only then)
+  /// spare wave-sized ordinals: level counts, chain links where Offset is
+  /// narrower than Ordinal, or the layout's radix spare when Offset is not
+  /// the ordinal type (reserved only then)
   Kokkos::View<Ordinal*, memory_space> order;
   Kokkos::View<Ordinal*, memory_space> sort_counts;          ///< per-chunk radix counters
   Kokkos::View<WaveDependency<Ordinal>*, memory_space> staging;  ///< host input copied in

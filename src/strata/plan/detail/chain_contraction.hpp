@@ -23,10 +23,17 @@
 // would be chained), and a tail's targets are heads by definition, so the walk
 // never visits a chained wave. The plan is the same, bit for bit.
 //
-// Buffers (plan_state.hpp): chain_link and chain_distance, with `order` and
-// `level` as the second buffer of the ranking rounds. The policy asks for this
-// step (rule P1) after count_chained() found enough chained waves; only the
-// links are reserved then.
+// Buffers (plan_state.hpp): chain_link in the fill cursor's bytes and
+// chain_distance in `remaining`'s words, with `order` and `level` as the
+// second buffer of the ranking rounds. The distances can share the in-degrees
+// because each word is read in one meaning only: a chained wave's in-degree
+// is 1 — its initial distance, so linking writes none — and is never read
+// again (the walk releases heads only); a head's distance is 0 and is never
+// read (a jump reads the distance of a chained wave only, the walk reads a
+// tail's, and "is my target chained" asks the level's marker), so the
+// ranking never writes a head's distance and its in-degree stays for the
+// walk. The policy asks for this step (rule P1) after count_chained() found
+// enough chained waves.
 #include <cstdint>
 #include <limits>
 
@@ -63,25 +70,19 @@ std::uint64_t count_chained(const ExecSpace& space,
   return chained;
 }
 
-/// link(t) = predecessor of chained t (t itself for heads), distance(t) = 1
-/// for chained t (0 for heads). `remaining` holds in-degrees. Returns the
-/// number of chained waves.
-template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class LinkView,
-          class DistanceView>
+/// link(t) = predecessor of chained t (t itself for heads). `remaining`
+/// holds in-degrees, which are the chained waves' distances (1) already.
+/// Returns the number of chained waves.
+template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class LinkView>
 std::uint64_t link_chains(const ExecSpace& space,
                           const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                          const RemainingView& remaining, const LinkView& link,
-                          const DistanceView& distance) {
-  using Distance = typename DistanceView::non_const_value_type;
+                          const RemainingView& remaining, const LinkView& link) {
   const auto row_map = graph.row_map;
   const auto entries = graph.entries;
   const std::size_t waves = graph.wave_count();
   Kokkos::parallel_for(
       "strata::plan::chain_heads", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
-      KOKKOS_LAMBDA(const std::size_t w) {
-        link(w) = Ordinal(w);
-        distance(w) = Distance(0);
-      });
+      KOKKOS_LAMBDA(const std::size_t w) { link(w) = Ordinal(w); });
   scan_value_t<Ordinal> chained = 0;
   Kokkos::parallel_reduce(
       "strata::plan::chain_links", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
@@ -90,7 +91,6 @@ std::uint64_t link_chains(const ExecSpace& space,
         const Ordinal t = entries(row_map(w));
         if (remaining(t) != Offset(1)) return;
         link(t) = Ordinal(w);  // t's only in-edge: no other wave writes here
-        distance(t) = Distance(1);
         ++count;
       },
       chained);
@@ -98,7 +98,9 @@ std::uint64_t link_chains(const ExecSpace& space,
 }
 
 /// One round of pointer jumping from (link_in, distance_in) into the other
-/// buffer. Returns how many waves moved their link.
+/// buffer. A wave linked to itself (a head, or a ring member that jumped
+/// onto itself) has no distance to carry: neither buffer's is written (a
+/// head's word holds its in-degree). Returns how many waves moved their link.
 template <class ExecSpace, class InLink, class InDistance, class OutLink, class OutDistance>
 std::uint64_t jump_round(const ExecSpace& space, std::size_t waves, const InLink& link_in,
                          const InDistance& distance_in, const OutLink& link_out,
@@ -121,15 +123,16 @@ std::uint64_t jump_round(const ExecSpace& space, std::size_t waves, const InLink
           ++count;
         } else {
           link_out(w) = a;
-          distance_out(w) = static_cast<Distance>(d);
+          if (a != Ordinal(w)) distance_out(w) = static_cast<Distance>(d);
         }
       },
       moved);
   return moved;
 }
 
-/// Ranks every chain: afterwards link(t) is t's head (or a ring member) and
-/// distance(t) the number of edges from it. (order, level) are the spare buffers.
+/// Ranks every chain: afterwards link(t) is t's head (or a ring member) and,
+/// for t not linked to itself, distance(t) the number of edges from it.
+/// (order, level) are the spare buffers.
 template <class ExecSpace, class LinkView, class DistanceView, class SpareLink, class SpareDistance>
 void rank_chains(const ExecSpace& space, std::size_t waves, const LinkView& link,
                  const DistanceView& distance, const SpareLink& spare_link,
@@ -151,7 +154,8 @@ void rank_chains(const ExecSpace& space, std::size_t waves, const LinkView& link
     Kokkos::parallel_for(
         "strata::plan::chain_distance_back", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
         KOKKOS_LAMBDA(const std::size_t w) {
-          distance(w) = static_cast<typename DistanceView::non_const_value_type>(spare_distance(w));
+          if (spare_link(w) != static_cast<typename SpareLink::non_const_value_type>(w))
+            distance(w) = static_cast<typename DistanceView::non_const_value_type>(spare_distance(w));
         });
   }
 }
@@ -160,12 +164,11 @@ void rank_chains(const ExecSpace& space, std::size_t waves, const LinkView& link
 /// `link`; layer 0 (heads of in-degree 0, ascending) goes to `order`.
 /// Returns the size of layer 0.
 template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class OrderView,
-          class LevelView, class LinkView, class DistanceView>
+          class LevelView, class LinkView>
 std::uint64_t finalise_chains(const ExecSpace& space,
                               const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
                               const RemainingView& remaining, const OrderView& order,
-                              const LevelView& level, const LinkView& link,
-                              const DistanceView& distance) {
+                              const LevelView& level, const LinkView& link) {
   const auto row_map = graph.row_map;
   const auto entries = graph.entries;
   const std::size_t waves = graph.wave_count();
@@ -188,7 +191,8 @@ std::uint64_t finalise_chains(const ExecSpace& space,
       KOKKOS_LAMBDA(const std::size_t w) {
         if (level(w) != chained) return;
         // w is the tail unless its single target continues the chain.
-        if (row_map(w + 1) - row_map(w) == Offset(1) && distance(entries(row_map(w))) != 0) return;
+        if (row_map(w + 1) - row_map(w) == Offset(1) && level(entries(row_map(w))) == chained)
+          return;
         link(link(w)) = Ordinal(w);  // only heads' entries are written here
       });
   scan_value_t<Ordinal> sources = 0;
@@ -239,12 +243,11 @@ struct ChainStep {
   template <class ExecSpace, class Ordinal, class Offset>
   void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
     const std::uint64_t waves = s.wave_count();
-    s.reserve_chain_link();
-    const std::uint64_t chained =
-        link_chains(space, s.graph, s.remaining, s.chain_link, s.chain_distance);
+    s.reserve_chain_buffers();
+    const std::uint64_t chained = link_chains(space, s.graph, s.remaining, s.chain_link);
     rank_chains(space, waves, s.chain_link, s.chain_distance, s.order, s.level);
-    const std::uint64_t heads_first = finalise_chains(space, s.graph, s.remaining, s.order,
-                                                      s.level, s.chain_link, s.chain_distance);
+    const std::uint64_t heads_first =
+        finalise_chains(space, s.graph, s.remaining, s.order, s.level, s.chain_link);
     s.stats.chained_waves = chained;
     s.stats.fused = true;
     s.stats.fused_workers = fused_worker_count(space, waves - chained);

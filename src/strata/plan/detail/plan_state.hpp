@@ -16,8 +16,11 @@
 //                    `waves`, handed over: the layout sorts it in place)
 //   released         per frontier slot: targets a top-down step released
 //   in_cursor        per wave: in-edges a bottom-up step knows are scheduled
-//   chain_link       chained wave: its head; head: its chain's tail
-//   chain_distance   chained wave: edges from its head
+//   chain_link       chained wave: its head; head: its chain's tail (in the
+//                    fill cursor's bytes: the chain step reads no `released`)
+//   chain_distance   chained wave: edges from its head, in `remaining`'s
+//                    words (a chained wave's in-degree is 1 and never read
+//                    again; a head keeps its in-degree there)
 //   counters         device words of the running step (paced layer bounds,
 //                    the fused queue's head/tail/pending/processed, the
 //                    persistent layer words)
@@ -29,8 +32,10 @@
 //                    never reads (lend_cursor_as_ordinals)
 //
 // Storage: the plan's two Views (level, order) and the scratch's buffers;
-// `released` and `chain_distance` are never live at once and share the
-// scratch's spare wave-sized offsets (the CSR build's fill cursor).
+// `released` and `chain_link` are never live at once and share the
+// scratch's spare wave-sized offsets (the CSR build's fill cursor), and
+// `chain_distance` shares `remaining` (chain_contraction.hpp says why each
+// word is read only in its one meaning).
 // `remaining` and `released` are bound (and grown) by bind_buffers_for()
 // before the first step that reads them: the one-pass steps need fewer.
 //
@@ -73,7 +78,6 @@ struct PlanState {
     // the first step that reads them.
     if (scratch.remaining.extent(0) >= waves) remaining = prefix(scratch.remaining, waves);
     if (scratch.graph.cursor.extent(0) >= waves) released = prefix(scratch.graph.cursor, waves);
-    chain_distance = released;
     remaining_bound_ = scratch.remaining.extent(0) >= waves;
     released_bound_ = scratch.graph.cursor.extent(0) >= waves;
     counters = scratch.step_counters;
@@ -89,7 +93,7 @@ struct PlanState {
   OrdinalView order;
   OffsetView released;
   OffsetView in_cursor;
-  OrdinalView chain_link;
+  UnmanagedOrdinalView chain_link;
   OffsetView chain_distance;
   CounterView counters;
 
@@ -166,7 +170,7 @@ struct PlanState {
 
   /// Grows (and binds) the wave-sized buffers `step` reads, before it runs:
   /// rule T's one pass (Levels) reads neither `remaining` nor `released`;
-  /// `released` (`chain_distance`) is read only by the top-down, chain and
+  /// `released` (the chain links' bytes) is read only by the top-down, chain and
   /// fused steps. A plan thus never holds the wave-sized offsets it does not
   /// use (peak memory, docs/cpu_planner.md).
   void bind_buffers_for(launch::PlanStep step) {
@@ -183,7 +187,6 @@ struct PlanState {
     if (!reads_released || released_bound_) return;
     reserve_capacity(storage_->graph.cursor, waves, "outgoing target cursor");
     released = prefix(storage_->graph.cursor, waves);
-    chain_distance = released;
     released_bound_ = true;
   }
 
@@ -198,10 +201,19 @@ struct PlanState {
     return true;
   }
 
-  /// Grows the chain links.
-  void reserve_chain_link() {
-    reserve_capacity(storage_->order, wave_count(), "chain links");
-    chain_link = prefix(storage_->order, wave_count());
+  /// Binds the chain step's buffers: the links over the fill cursor's bytes
+  /// (the scratch's spare ordinals where an offset is narrower than an
+  /// ordinal), the distances in `remaining`'s words.
+  void reserve_chain_buffers() {
+    const std::uint64_t waves = wave_count();
+    const UnmanagedOrdinalView lent = lend_cursor_as_ordinals(waves);
+    if (lent.extent(0) >= waves) {
+      chain_link = UnmanagedOrdinalView(lent.data(), waves);
+    } else {
+      reserve_capacity(storage_->order, waves, "chain links");
+      chain_link = prefix(storage_->order, waves);
+    }
+    chain_distance = remaining;
   }
 
   /// A one-pass step's end: every wave has its level and `counts` holds the
@@ -213,7 +225,8 @@ struct PlanState {
   }
 
   /// `count` ordinals (none for 0) over the fill cursor's bytes, for a step
-  /// that never reads `released` (rule K's outboxes, host_kahn.hpp): the plan
+  /// that never reads `released` (rule K's outboxes, host_kahn.hpp; the
+  /// chain links, reserve_chain_buffers): the plan
   /// then holds no byte more than planner_storage_bytes' `scratch` counts.
   /// Fewer where the cursor's wave-sized bytes hold fewer, more where the
   /// cursor is already larger; unmanaged, valid while the scratch is and
