@@ -113,17 +113,19 @@ std::uint64_t jump_round(const ExecSpace& space, std::size_t waves, const InLink
   Kokkos::parallel_reduce(
       "strata::plan::chain_jump", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
       KOKKOS_LAMBDA(const std::size_t w, scan_value_t<Ordinal>& count) {
+        // A distance is read only where its wave is not linked to itself
+        // (w's own when a != w; a's when a's link moves on).
         const Ordinal a = static_cast<Ordinal>(link_in(w));
-        const std::uint64_t d = static_cast<std::uint64_t>(distance_in(w));
         const Ordinal aa = static_cast<Ordinal>(link_in(a));
-        if (aa != a) {  // a is chained: jump over it
-          const std::uint64_t sum = d + static_cast<std::uint64_t>(distance_in(a));
+        if (aa != a) {  // a is chained (so a != w): jump over it
+          const std::uint64_t sum = static_cast<std::uint64_t>(distance_in(w)) +
+                                    static_cast<std::uint64_t>(distance_in(a));
           link_out(w) = aa;
           distance_out(w) = static_cast<Distance>(sum < cap ? sum : cap);
           ++count;
         } else {
           link_out(w) = a;
-          if (a != Ordinal(w)) distance_out(w) = static_cast<Distance>(d);
+          if (a != Ordinal(w)) distance_out(w) = static_cast<Distance>(distance_in(w));
         }
       },
       moved);
