@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -874,6 +876,69 @@ TEST(PlannerModes, InEdgePlanGivesUpPastTheDepthBudgetOnDevices) {
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   ASSERT_EQ(plan.has_value(), host);
   if (host) EXPECT_EQ(plan->group_count(), std::size_t(n));
+}
+
+// Bytes allocated in one memory space while a callback listens, the
+// returned plan's Views apart (a Kokkos Tools allocation callback).
+struct WorkingAllocations {
+  static inline std::string space;
+  static inline std::uint64_t bytes = 0, largest = 0;
+  static void on_allocate(const Kokkos_Profiling_SpaceHandle handle, const char* label,
+                          const void*, const std::uint64_t size) {
+    if (space != handle.name) return;
+    for (const char* plan_view : {"strata::wave levels", "strata::plan waves", "strata::group offsets"})
+      if (label != nullptr && std::string(label) == plan_view) return;
+    bytes += size;
+    largest = std::max(largest, size);
+  }
+  template <class F>
+  static void count(F&& f) {
+    space = TEST_EXECSPACE::memory_space::name();
+    bytes = largest = 0;
+    Kokkos::Tools::Experimental::set_allocate_data_callback(on_allocate);
+    f();
+    Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  }
+};
+
+// plan_in_edges with a reused scratch: planning the same shape again, or a
+// smaller one, allocates nothing wave-sized beside the returned plan — on a
+// host the one-byte levels of its pass included (a matrix whose levels
+// outgrow detail::narrow_levels_min_bytes: 2^18 + 5 rows, row i waiting on
+// row i/2, 20 levels) — and keeps the scratch's buffers where they are.
+TEST(PlannerModes, InEdgePlanReusesItsScratchWithoutAllocating) {
+  const std::uint64_t n = (std::uint64_t(1) << 18) + 5;
+  ASSERT_GT(detail::in_edge_narrow_bytes(n, sizeof(std::uint32_t)), 0u);
+  std::vector<std::uint32_t> row_map{0}, entries;
+  for (std::uint64_t r = 0; r < n; ++r) {
+    if (r > 0) entries.push_back(std::uint32_t(r / 2));
+    entries.push_back(std::uint32_t(r));
+    row_map.push_back(std::uint32_t(entries.size()));
+  }
+  const auto rm = to_device(row_map, "row_map");
+  const auto en = to_device(entries, "entries");
+  const auto small_rm = Kokkos::subview(rm, std::make_pair(std::size_t(0), std::size_t(n / 2 + 1)));
+  using Scratch = PlannerScratch<TEST_EXECSPACE, std::uint32_t, std::uint32_t>;
+  Scratch scratch;
+  const auto first = plan_in_edges(TEST_EXECSPACE(), rm, en, false, scratch);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->group_count(), 20u);
+  const auto pointers = buffer_pointers(scratch);
+  for (const bool smaller : {false, true}) {
+    std::optional<BarrierPlan<TEST_EXECSPACE, std::uint32_t>> again;
+    WorkingAllocations::count([&] {
+      again = smaller ? plan_in_edges(TEST_EXECSPACE(), small_rm, en, false, scratch)
+                      : plan_in_edges(TEST_EXECSPACE(), rm, en, false, scratch);
+    });
+    ASSERT_TRUE(again.has_value());
+    EXPECT_EQ(again->group_count(), smaller ? 19u : 20u);
+    EXPECT_LT(WorkingAllocations::largest, 4096u)
+        << (smaller ? "a smaller" : "the same") << " shape allocated " << WorkingAllocations::bytes
+        << " bytes beside its plan";
+    EXPECT_EQ(buffer_pointers(scratch), pointers);
+  }
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, TEST_EXECSPACE::memory_space>::accessible)
+    EXPECT_GE(scratch.remaining.span() * sizeof(std::uint32_t), n) << "the one-byte levels' words";
 }
 
 // levels_from_in_edges, plan_in_edges' host pass on its own: the levels by

@@ -103,8 +103,19 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
     reserve_capacity(scratch.order, waves, "waves per level");
     const auto count = prefix(scratch.order, waves);
     const bool require_diagonal = check != nullptr && check->require_diagonal;
-    const std::optional<std::uint64_t> groups = levels_from_in_edges(
-        space, row_map, entries, mirrored, require_diagonal, plan.level, count);
+    // The pass's narrow levels (one byte per wave, where it takes them) in
+    // the remaining in-degrees' words, which this path leaves unused: a
+    // reused scratch plans the same shape again without allocating.
+    const std::size_t narrow_bytes = detail::in_edge_narrow_bytes(waves, sizeof(Ordinal));
+    if (narrow_bytes != 0)
+      reserve_capacity(scratch.remaining, (narrow_bytes + sizeof(Offset) - 1) / sizeof(Offset),
+                       "remaining in-degree");
+    const detail::CheckedLevels pass = detail::in_edge_levels(
+        space, row_map, entries, mirrored, require_diagonal, plan.level, count,
+        /*by_row=*/false, detail::narrow_levels_min_bytes,
+        narrow_bytes != 0 ? reinterpret_cast<std::uint8_t*>(scratch.remaining.data()) : nullptr);
+    const std::optional<std::uint64_t> groups =
+        pass.valid ? std::optional<std::uint64_t>(pass.levels.groups) : std::nullopt;
     if (check != nullptr) {
       check->checked = true;
       check->valid = groups.has_value();

@@ -156,7 +156,8 @@ class PlannerScratch {
   // hold no invariant beyond their capacity).
   /// CSR + fill cursor (then release counts or chain links)
   DependencyGraphStorage<ExecSpace, Ordinal, Offset> graph;
-  /// remaining in-degrees (with the chain distances; then the layout's radix spare)
+  /// remaining in-degrees (with the chain distances; then the layout's radix spare);
+  /// plan_in_edges' one-byte levels on a host
   Kokkos::View<Offset*, memory_space> remaining;
   /// spare wave-sized ordinals: level counts, chain links where Offset is
   /// narrower than Ordinal, or the layout's radix spare when Offset is not

@@ -286,6 +286,13 @@ CheckedLevels checked_ordered_dependency_levels(const ExecSpace& space, std::uin
 /// (1.3 MiB) 3.5 → 3.0 ms, 1M 11.0 → 8.9, 4.1M 52-61 → 37-42.
 inline constexpr std::size_t narrow_levels_min_bytes = std::size_t(1) << 20;
 
+/// The bytes of narrow levels in_edge_levels takes for `waves` levels of
+/// `level_bytes` each: one per wave above the threshold, none below it.
+inline std::size_t in_edge_narrow_bytes(std::size_t waves, std::size_t level_bytes,
+                                        std::size_t narrow_min_bytes = narrow_levels_min_bytes) {
+  return level_bytes > 1 && waves * level_bytes >= narrow_min_bytes ? waves : 0;
+}
+
 /// in_edge_levels' pass, for one side of the diagonal, with or without the
 /// prefetch (of the wide levels), the levels by wave or by row (template
 /// parameters: the branches on them leave the loop). With a non-empty
@@ -460,12 +467,16 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
 /// cache line, and copies them into `level` at the end in parallel (0.26 to
 /// 0.45 ms per million rows on one thread); a deeper matrix moves to `level`
 /// at its first level of 256 (the levels so far copied over, once).
-/// (`narrow_min_bytes` moves that threshold: the tests take 0.)
+/// (`narrow_min_bytes` moves that threshold: the tests take 0.) The narrow
+/// levels lie in `narrow_storage` where the caller lends bytes of its own
+/// (at least in_edge_narrow_bytes(...) of them in ExecSpace's memory: a
+/// reused PlannerScratch's, plan_in_edges.hpp), else in a View of the call.
 template <class ExecSpace, class RowMap, class Entries, class LevelView, class CountView>
 CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
                              const Entries& entries, bool mirrored, bool require_diagonal,
                              const LevelView& level, const CountView& count, bool by_row = false,
-                             std::size_t narrow_min_bytes = narrow_levels_min_bytes) {
+                             std::size_t narrow_min_bytes = narrow_levels_min_bytes,
+                             std::uint8_t* narrow_storage = nullptr) {
   if (level.extent(0) == 0) return CheckedLevels{};
   using Mem = typename ExecSpace::memory_space;
   Kokkos::View<std::uint64_t[4], Mem> result(
@@ -473,9 +484,11 @@ CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
   using LevelType = typename LevelView::non_const_value_type;
   using Narrow = Kokkos::View<std::uint8_t*, Mem>;
   const std::size_t waves = level.extent(0);
-  const bool narrow_first =
-      sizeof(LevelType) > 1 && waves * sizeof(LevelType) >= narrow_min_bytes;
-  const Narrow narrow = narrow_first ? allocate_view<Narrow>(waves, "narrow levels") : Narrow();
+  const std::size_t narrow_bytes =
+      in_edge_narrow_bytes(waves, sizeof(LevelType), narrow_min_bytes);
+  const Narrow narrow = narrow_bytes == 0        ? Narrow()
+                        : narrow_storage != nullptr ? Narrow(narrow_storage, narrow_bytes)
+                                                    : allocate_view<Narrow>(waves, "narrow levels");
   // The prefetch serves the lower pass only: the mirrored one streams its
   // rows backwards, and with it ilu3d-100's upper factor took 15 % longer.
   const bool prefetch = !mirrored && waves * sizeof(LevelType) >= prefetch_min_bytes;
