@@ -795,6 +795,104 @@ std::vector<std::uint64_t> reference_levels(const ReferencePlan& ref, std::uint6
   return level;
 }
 
+// Rule T's pass over a CSR (detail::csr_push_levels), one byte wide first
+// where it is lent a byte per wave: the levels and the waves per level equal
+// the reference's and the full-width pass's, checked or not, on every
+// backend — a shallow sweep (stays narrow), a fan-out, a chain (level 255 at
+// wave 255: levels again at full width from the start), a 200 x 200 sweep
+// (level 255 at wave 11,399, 22,000 edges in: the bytes copied over) and a
+// layered DAG (30 x 100) with a 300-wave chain after it (the copy again); a backward
+// edge before and after that point makes the checked pass invalid.
+TEST(PlannerModes, CsrPushLevelsOneByteWideFirstEqualTheReference) {
+  using Space = TEST_EXECSPACE;
+  using Mem = Space::memory_space;
+  auto late_chain = generate::layered(100, 30, 4, 10, /*shuffle_ids=*/false, 5);
+  late_chain.description += ", then a chain of 300";
+  for (std::uint64_t w = 3000; w < 3300; ++w) late_chain.dependencies.push_back({w - 1, w});
+  late_chain.wave_count = 3300;
+  const std::vector<generate::GeneratedGraph> graphs{
+      generate::sweep3d(12, 10, 8), generate::fanout(5000), generate::chain(3000),
+      generate::sweep2d(200, 200), late_chain};
+  for (const auto& g : graphs) {
+    for (const int backward : {-1, 100, int(g.wave_count) - 2}) {
+      auto deps = generate::narrowed<std::uint32_t>(g);
+      if (backward >= 0) deps.push_back(Dep{std::uint32_t(backward + 1), std::uint32_t(backward)});
+      const std::string what =
+          g.description + (backward < 0 ? "" : ", a backward edge at wave " + std::to_string(backward));
+      Kokkos::View<Dep*, Mem> device("deps", deps.size());
+      Kokkos::deep_copy(device, Kokkos::View<const Dep*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                                    deps.data(), deps.size()));
+      const auto graph = make_dependency_graph(Space(), g.wave_count,
+                                               Kokkos::View<const Dep*, Mem>(device));
+      std::vector<std::uint64_t> expected_level, expected_count;
+      if (backward < 0) {
+        const auto ref = reference_kahn(g.wave_count, deps);
+        expected_level = reference_levels(ref, g.wave_count);
+        for (std::size_t l = 0; l < ref.group_count(); ++l)
+          expected_count.push_back(ref.group_offsets[l + 1] - ref.group_offsets[l]);
+      }
+      for (const bool checked : {true, false}) {
+        if (backward >= 0 && !checked) continue;  // unchecked takes topological ids only
+        for (const bool narrow_first : {true, false}) {
+          Kokkos::View<std::uint32_t*, Mem> level("level", g.wave_count), count("count", g.wave_count);
+          Kokkos::View<std::uint8_t*, Mem> narrow("narrow", narrow_first ? g.wave_count : 0);
+          const detail::CheckedLevels pass =
+              checked ? detail::csr_push_levels<true>(Space(), graph, level, count, narrow)
+                      : detail::csr_push_levels<false>(Space(), graph, level, count, narrow);
+          const std::string how = what + (checked ? ", checked" : "") +
+                                  (narrow_first ? ", one byte first" : ", full width");
+          if (backward >= 0) {
+            EXPECT_FALSE(pass.valid) << how;
+            continue;
+          }
+          ASSERT_TRUE(pass.valid) << how;
+          ASSERT_EQ(pass.levels.groups, expected_count.size()) << how;
+          EXPECT_EQ(pass.levels.sources, expected_count[0]) << how;
+          const auto l = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level);
+          const auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), count);
+          EXPECT_EQ(std::vector<std::uint64_t>(l.data(), l.data() + l.extent(0)), expected_level) << how;
+          EXPECT_EQ(std::vector<std::uint64_t>(c.data(), c.data() + expected_count.size()), expected_count)
+              << how;
+        }
+      }
+    }
+  }
+}
+
+// The same through plan_barriers, where the levels outgrow
+// detail::narrow_levels_min_bytes (294,000 waves) and the step lends the
+// pass the fill cursor's bytes: topological ids give the reference's plan in
+// one pass; shuffled ids lose the bet after those bytes were written, and
+// the walk that follows gives the reference's plan too.
+TEST(PlannerModes, LevelsStepOneByteWideFirstGivesTheReferencePlan) {
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                                   TEST_EXECSPACE::memory_space>::accessible;
+  auto ilu = generate::ilu3d(70, 70, 60, 1);
+  ASSERT_GT(detail::narrow_levels_bytes(ilu.wave_count, sizeof(std::uint32_t)), 0u);
+  auto shuffled = ilu;
+  generate::shuffle_ids(shuffled, 9);
+  for (const auto* g : {&ilu, &shuffled}) {
+    const auto deps = generate::narrowed<std::uint32_t>(*g);
+    const auto ref = reference_kahn(g->wave_count, deps);
+    Kokkos::View<Dep*, TEST_EXECSPACE::memory_space> device("deps", deps.size());
+    Kokkos::deep_copy(device, Kokkos::View<const Dep*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                                  deps.data(), deps.size()));
+    const auto graph = make_dependency_graph(
+        TEST_EXECSPACE(), g->wave_count, Kokkos::View<const Dep*, TEST_EXECSPACE::memory_space>(device));
+    PlanStatistics stats;
+    PlanOptions options;
+    options.statistics = &stats;
+    PlannerScratch<TEST_EXECSPACE> scratch;
+    EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), graph, scratch, options), ref))
+        << g->description;
+    EXPECT_EQ(stats.topological, host && g == &ilu) << g->description;
+    EXPECT_TRUE(same_plan(plan_barriers(TEST_EXECSPACE(), g->wave_count, deps.data(), deps.size(),
+                                        scratch, options),
+                          ref))
+        << g->description << ", from the list";
+  }
+}
+
 // The ticket-ordered levelling pass over in-edges (plan/detail/ticket_levels.hpp,
 // which plan_in_edges runs on devices) on every backend: rows of a lower
 // triangular matrix and, mirrored, of an upper one, each equal to the
@@ -908,7 +1006,7 @@ struct WorkingAllocations {
 // row i/2, 20 levels) — and keeps the scratch's buffers where they are.
 TEST(PlannerModes, InEdgePlanReusesItsScratchWithoutAllocating) {
   const std::uint64_t n = (std::uint64_t(1) << 18) + 5;
-  ASSERT_GT(detail::in_edge_narrow_bytes(n, sizeof(std::uint32_t)), 0u);
+  ASSERT_GT(detail::narrow_levels_bytes(n, sizeof(std::uint32_t)), 0u);
   std::vector<std::uint32_t> row_map{0}, entries;
   for (std::uint64_t r = 0; r < n; ++r) {
     if (r > 0) entries.push_back(std::uint32_t(r / 2));

@@ -106,7 +106,7 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
     // The pass's narrow levels (one byte per wave, where it takes them) in
     // the remaining in-degrees' words, which this path leaves unused: a
     // reused scratch plans the same shape again without allocating.
-    const std::size_t narrow_bytes = detail::in_edge_narrow_bytes(waves, sizeof(Ordinal));
+    const std::size_t narrow_bytes = detail::narrow_levels_bytes(waves, sizeof(Ordinal));
     if (narrow_bytes != 0)
       reserve_capacity(scratch.remaining, (narrow_bytes + sizeof(Offset) - 1) / sizeof(Offset),
                        "remaining in-degree");

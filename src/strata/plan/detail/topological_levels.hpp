@@ -116,53 +116,129 @@ CheckedLevels read_checked_levels_result(const ResultView& result) {
 /// compare on a value it loads anyway, free where the scattered level loads
 /// set the pace) and stops at the first that is not above its row, with
 /// `valid` false (the levels are then partial and the counts unset).
+///
+/// Where `narrow` holds a byte per wave, the pass pushes one-byte levels
+/// into it while they fit one (the scattered read-modify-writes of a
+/// shallow graph then touch a quarter of the cache lines, as in_edge_levels
+/// does) and, where it ended narrow, copies the levels into `level` in
+/// parallel at the end. At the first wave of level 255 with targets it
+/// moves to `level`: the levels so far copied over once, or, where fewer
+/// than one edge per 16 waves was pushed by then, pushed again at full
+/// width from the first wave. The waves per level are counted as each
+/// wave's level becomes final (when the pass reaches it), not in a pass of
+/// their own: one thread, 1M-8M waves, the pass 1.01x (chain) to 1.3x
+/// (fan-out, ILU) as fast as at full width with a counting pass after it.
 template <bool Checked, class ExecSpace, class Ordinal, class Offset, class LevelView,
-          class CountView>
+          class CountView, class NarrowView = Kokkos::View<std::uint8_t*, typename ExecSpace::memory_space>>
 CheckedLevels csr_push_levels(const ExecSpace& space,
                               const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                              const LevelView& level, const CountView& count) {
+                              const LevelView& level, const CountView& count,
+                              const NarrowView& narrow = NarrowView()) {
   const std::size_t waves = graph.wave_count();
   if (waves == 0) return CheckedLevels{};
   const auto row_map = graph.row_map;
   const auto entries = graph.entries;
   using LevelType = typename LevelView::non_const_value_type;
-  Kokkos::View<std::uint64_t[3], typename ExecSpace::memory_space> result(
+  using NarrowType = typename NarrowView::non_const_value_type;
+  static_assert(sizeof(NarrowType) == 1, "one byte per wave");
+  Kokkos::View<std::uint64_t[4], typename ExecSpace::memory_space> result(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::topological levels result"));
+  const bool narrow_first = sizeof(LevelType) > 1 && narrow.extent(0) >= waves;
   Kokkos::parallel_for(
       Checked ? "strata::plan::checked_topological_levels" : "strata::plan::topological_levels",
       one_thread_policy(space), KOKKOS_LAMBDA(const std::size_t) {
+        using CountType = typename CountView::non_const_value_type;
         result(2) = 0;  // invalid until the last row has passed
-        for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
+        result(3) = 0;  // the levels in `level`
         std::uint64_t deepest = 0;
-        // The targets' levels are scattered (a power-law graph's hubs): the
-        // level of entry e + prefetch_distance is prefetched.
+        std::uint64_t zeroed = 0;  // count(l) is zeroed for l < zeroed
         const std::size_t edges = entries.extent(0);
-        LevelType* const levels = level.data();
-        // Every target's level is stored, raised or not: a store only where
-        // it rises is a branch on a scattered load that mispredicts about
-        // as often as it is taken (power-law 2M, one thread: 42-44 ms that
-        // way, 24-25 ms this way, in a stand-alone copy of the loop).
-        for (std::size_t w = 0; w < waves; ++w) {
-          const LevelType next = LevelType(levels[w] + 1);  // final: predecessors are below w
-          const std::size_t begin = row_map(w);
-          const std::size_t end = row_map(w + 1);
-          for (std::size_t e = begin; e < end; ++e) {
-            if (e + prefetch_distance < edges)
-              prefetch_write(levels + entries(e + prefetch_distance));
-            const Ordinal t = entries(e);
-            if constexpr (Checked) {
-              if (std::size_t(t) <= w) return;  // a built graph's targets are ids: not negative
+        constexpr std::size_t bad_row = ~std::size_t(0);
+        // Pushes the levels of waves from, from + 1, ... into `levels`;
+        // returns `waves` when every wave is done, bad_row at a target that
+        // fails the check, or (narrow) the first wave whose targets' level
+        // would not fit the element type (none of its targets touched yet).
+        const auto run = [&](auto* const levels, std::size_t from) {
+          using Element = std::remove_pointer_t<std::remove_const_t<decltype(levels)>>;
+          constexpr bool narrow_pass = !std::is_same_v<Element, LevelType>;
+          for (std::size_t w = from; w < waves; ++w) {
+            const std::size_t begin = row_map(w);
+            const std::size_t end = row_map(w + 1);
+            if constexpr (narrow_pass) {
+              if (levels[w] == Element(~Element(0)) && end > begin) return w;
             }
-            const LevelType old = levels[t];
-            levels[t] = old < next ? next : old;
+            // w's level is final (its predecessors are below w): counted now,
+            // count(l) zeroed when level l first comes up. The first wave of
+            // a level stores its count without loading it (a chain's every
+            // wave: loading the count just zeroed tripled a 1M chain's pass).
+            const std::uint64_t mine = std::uint64_t(levels[w]);
+            if (mine >= zeroed) {
+              for (; zeroed < mine; ++zeroed) count(zeroed) = CountType(0);
+              count(mine) = CountType(1);
+              zeroed = mine + 1;
+            } else {
+              ++count(mine);
+            }
+            const Element next = Element(mine + 1);
+            for (std::size_t e = begin; e < end; ++e) {
+              // The targets' levels are scattered (a power-law graph's
+              // hubs): the level of entry e + prefetch_distance is
+              // prefetched.
+              if (e + prefetch_distance < edges)
+                prefetch_write(levels + entries(e + prefetch_distance));
+              const Ordinal t = entries(e);
+              if constexpr (Checked) {
+                if (std::size_t(t) <= w) return bad_row;  // a built graph's targets are ids
+              }
+              // Every target's level is stored, raised or not: a store only
+              // where it rises is a branch on a scattered load that
+              // mispredicts about as often as it is taken (power-law 2M,
+              // one thread: 42-44 ms that way, 24-25 ms this way, in a
+              // stand-alone copy of the loop).
+              const Element old = levels[t];
+              levels[t] = old < next ? next : old;
+            }
+            // Each target of a row ends at `next` or deeper.
+            if (end > begin && std::uint64_t(next) > deepest) deepest = std::uint64_t(next);
           }
-          // Each target of a row ends at `next` or deeper.
-          if (end > begin && next > deepest) deepest = next;
+          return waves;
+        };
+        std::size_t stopped = 0;
+        if (narrow_first) {
+          for (std::size_t w = 0; w < waves; ++w) narrow(w) = NarrowType(0);
+          stopped = run(narrow.data(), 0);
+          if (stopped == waves) {
+            result(3) = 1;  // the levels in `narrow`
+          } else if (stopped != bad_row &&
+                     std::size_t(row_map(stopped)) - std::size_t(row_map(0)) > waves / 16) {
+            // every wave's level so far: final below `stopped`, partial above
+            for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(narrow(w));
+            stopped = run(level.data(), stopped);
+          } else if (stopped != bad_row) {
+            // Deep early (a chain reaches level 255 at wave 255, sweep3d-200
+            // at 11,399 of 8M): the few edges pushed so far are pushed again
+            // at full width, where copying every wave's byte over took a
+            // 1M chain's pass from 2.0 to 2.2 ms (one thread).
+            zeroed = 0;
+            deepest = 0;
+            for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
+            stopped = run(level.data(), 0);
+          }
+        } else {
+          for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
+          stopped = run(level.data(), 0);
         }
-        count_levels(waves, deepest, level, count, result);
+        if (stopped == bad_row) return;
+        result(0) = deepest + 1;  // == zeroed: every wave was counted
+        result(1) = std::uint64_t(count(0));
         result(2) = 1;
       });
-  return read_checked_levels_result(result);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+  if (host(2) == 1 && host(3) == 1)
+    Kokkos::parallel_for(
+        "strata::plan::topological_levels_widen", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+        KOKKOS_LAMBDA(const std::size_t w) { level(w) = LevelType(narrow(w)); });
+  return checked_levels_of(host);
 }
 
 /// The level pass straight over a dependency list (no CSR is built), on one
@@ -278,17 +354,18 @@ CheckedLevels checked_ordered_dependency_levels(const ExecSpace& space, std::uin
   return dependency_list_levels<true>(space, wave_count, dependencies, level, count, false);
 }
 
-/// Below this many bytes of levels the in-edge pass keeps them at their
-/// own width; above, it levels into one byte per wave first (see
-/// in_edge_levels). Measured on one thread of the 2-core EPYC VM (a
+/// Below this many bytes of levels the one-pass levels keep their own
+/// width; above, they level into one byte per wave first (see
+/// in_edge_levels, csr_push_levels). Measured on one thread of the 2-core EPYC VM (a
 /// stand-alone copy of the lower pass, ilu3d patterns, minimum of 9): 64k
 /// waves (256 KiB) 0.66 ms either way, 166k (650 KiB) 1.6 either way, 343k
 /// (1.3 MiB) 3.5 → 3.0 ms, 1M 11.0 → 8.9, 4.1M 52-61 → 37-42.
 inline constexpr std::size_t narrow_levels_min_bytes = std::size_t(1) << 20;
 
-/// The bytes of narrow levels in_edge_levels takes for `waves` levels of
-/// `level_bytes` each: one per wave above the threshold, none below it.
-inline std::size_t in_edge_narrow_bytes(std::size_t waves, std::size_t level_bytes,
+/// The bytes of one-byte levels a level pass (in_edge_levels,
+/// csr_push_levels) takes for `waves` levels of `level_bytes` each: one per
+/// wave above the threshold, none below it.
+inline std::size_t narrow_levels_bytes(std::size_t waves, std::size_t level_bytes,
                                         std::size_t narrow_min_bytes = narrow_levels_min_bytes) {
   return level_bytes > 1 && waves * level_bytes >= narrow_min_bytes ? waves : 0;
 }
@@ -469,7 +546,7 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
 /// at its first level of 256 (the levels so far copied over, once).
 /// (`narrow_min_bytes` moves that threshold: the tests take 0.) The narrow
 /// levels lie in `narrow_storage` where the caller lends bytes of its own
-/// (at least in_edge_narrow_bytes(...) of them in ExecSpace's memory: a
+/// (at least narrow_levels_bytes(...) of them in ExecSpace's memory: a
 /// reused PlannerScratch's, plan_in_edges.hpp), else in a View of the call.
 template <class ExecSpace, class RowMap, class Entries, class LevelView, class CountView>
 CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
@@ -485,7 +562,7 @@ CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
   using Narrow = Kokkos::View<std::uint8_t*, Mem>;
   const std::size_t waves = level.extent(0);
   const std::size_t narrow_bytes =
-      in_edge_narrow_bytes(waves, sizeof(LevelType), narrow_min_bytes);
+      narrow_levels_bytes(waves, sizeof(LevelType), narrow_min_bytes);
   const Narrow narrow = narrow_bytes == 0        ? Narrow()
                         : narrow_storage != nullptr ? Narrow(narrow_storage, narrow_bytes)
                                                     : allocate_view<Narrow>(waves, "narrow levels");
@@ -540,9 +617,18 @@ struct LevelsStep {
   template <class ExecSpace, class Ordinal, class Offset>
   void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
     const auto counts = s.reserve_level_counts();
-    const CheckedLevels pass = check_ids
-                                   ? csr_push_levels<true>(space, s.graph, s.level, counts)
-                                   : csr_push_levels<false>(space, s.graph, s.level, counts);
+    // The one-byte levels (where the pass takes them) in the fill cursor's
+    // bytes: this step reads no release counts, and a walk after a lost bet
+    // writes them before reading them.
+    const std::size_t narrow_bytes = narrow_levels_bytes(s.wave_count(), sizeof(Ordinal));
+    const auto lent = s.lend_cursor_as_ordinals((narrow_bytes + sizeof(Ordinal) - 1) / sizeof(Ordinal));
+    using Narrow = Kokkos::View<std::uint8_t*, typename ExecSpace::memory_space>;
+    const Narrow narrow = lent.extent(0) * sizeof(Ordinal) >= narrow_bytes && narrow_bytes != 0
+                              ? Narrow(reinterpret_cast<std::uint8_t*>(lent.data()), narrow_bytes)
+                              : Narrow();
+    const CheckedLevels pass =
+        check_ids ? csr_push_levels<true>(space, s.graph, s.level, counts, narrow)
+                  : csr_push_levels<false>(space, s.graph, s.level, counts, narrow);
     if (!pass.valid) {
       s.ids_not_topological = true;
       s.stats.first_decision.clear();  // the walk's first step says what it does instead
