@@ -126,7 +126,7 @@ CheckedLevels read_checked_levels_result(const ResultView& result) {
 /// than one edge per 16 waves was pushed by then, pushed again at full
 /// width from the first wave. The waves per level are counted as each
 /// wave's level becomes final (when the pass reaches it), not in a pass of
-/// their own: one thread, 1M-8M waves, the pass 1.01x (chain) to 1.3x
+/// their own: one thread, 1M-8M waves, the pass 0.99-1.15x (chain) to 1.3x
 /// (fan-out, ILU) as fast as at full width with a counting pass after it.
 template <bool Checked, class ExecSpace, class Ordinal, class Offset, class LevelView,
           class CountView, class NarrowView = Kokkos::View<std::uint8_t*, typename ExecSpace::memory_space>>
