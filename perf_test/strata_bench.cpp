@@ -83,11 +83,6 @@ struct SpaceBytes {
 
 /// The BarrierPlan's own Views (plan_barriers.hpp allocates them with these
 /// labels): the caller's result, counted apart from the planner's working memory.
-bool is_plan_label(const char* label) {
-  return label != nullptr && (std::strcmp(label, "strata::wave levels") == 0 ||
-                              std::strcmp(label, "strata::plan waves") == 0 ||
-                              std::strcmp(label, "strata::group offsets") == 0);
-}
 SpaceBytes g_spaces[8];
 
 std::string json_label_bytes(const LabelBytes& labels) {
@@ -114,14 +109,14 @@ void on_allocate(const Kokkos_Profiling_SpaceHandle handle, const char* label, c
                  const std::uint64_t size) {
   SpaceBytes& s = space_bytes(handle.name);
   s.live += static_cast<std::int64_t>(size);
-  if (is_plan_label(label)) s.plan_live += static_cast<std::int64_t>(size);
+  if (strata::is_plan_view_label(label)) s.plan_live += static_cast<std::int64_t>(size);
   s.peak = std::max(s.peak, s.live);
   s.allocations[ptr] = {label != nullptr ? label : "", static_cast<std::int64_t>(size)};
   if (s.live - s.plan_live <= s.working_peak) return;
   s.working_peak = s.live - s.plan_live;
   std::map<std::string, std::uint64_t> by_label;
   for (const auto& a : s.allocations)
-    if (!is_plan_label(a.second.first.c_str()))
+    if (!strata::is_plan_view_label(a.second.first.c_str()))
       by_label[a.second.first] += static_cast<std::uint64_t>(a.second.second);
   s.at_working_peak.assign(by_label.begin(), by_label.end());
   std::stable_sort(s.at_working_peak.begin(), s.at_working_peak.end(),
@@ -131,7 +126,7 @@ void on_deallocate(const Kokkos_Profiling_SpaceHandle handle, const char* label,
                    const std::uint64_t size) {
   SpaceBytes& s = space_bytes(handle.name);
   s.live -= static_cast<std::int64_t>(size);
-  if (is_plan_label(label)) s.plan_live -= static_cast<std::int64_t>(size);
+  if (strata::is_plan_view_label(label)) s.plan_live -= static_cast<std::int64_t>(size);
   s.allocations.erase(ptr);
 }
 

@@ -211,7 +211,8 @@ CountingSorted counting_sort_on_test_space(const std::vector<std::uint32_t>& lev
 
 // The host layout step shared by the planner and the sptrsv symbolic phase:
 // against std::stable_sort for one slice (few waves, Serial, a chain's
-// many levels) and several (OpenMP, CUDA), with every callback's calls.
+// many levels), several (OpenMP, CUDA) and one wave per level on several
+// threads, with every callback's calls.
 TEST(Planner, CountingSortByLevelIsAStableSortForEverySliceCount) {
   std::uint64_t seed = 777;
   const auto next = [&seed] {
@@ -222,8 +223,13 @@ TEST(Planner, CountingSortByLevelIsAStableSortForEverySliceCount) {
     for (const std::uint64_t waves : {0ull, 1ull, 5000ull, 70001ull}) {
       if (groups > waves && !(waves == 0 && groups == 1)) continue;
       std::vector<std::uint32_t> level(waves);
-      for (std::uint64_t w = 0; w < waves; ++w)  // every level present: the chain-like case too
-        level[w] = std::uint32_t(groups == waves ? w : w < groups ? w : next() % groups);
+      // Every level present. One wave per level (a chain's plan; on more
+      // than one thread the sort is then the inverse permutation): the
+      // levels a shuffle of the ids (7919 is prime to every wave count).
+      for (std::uint64_t w = 0; w < waves; ++w)
+        level[w] = std::uint32_t(groups == waves ? w * 7919 % waves
+                                 : w < groups    ? w
+                                                 : next() % groups);
       std::vector<std::uint32_t> expected(waves);
       for (std::uint64_t w = 0; w < waves; ++w) expected[w] = std::uint32_t(w);
       std::stable_sort(expected.begin(), expected.end(),
@@ -984,8 +990,7 @@ struct WorkingAllocations {
   static void on_allocate(const Kokkos_Profiling_SpaceHandle handle, const char* label,
                           const void*, const std::uint64_t size) {
     if (space != handle.name) return;
-    for (const char* plan_view : {"strata::wave levels", "strata::plan waves", "strata::group offsets"})
-      if (label != nullptr && std::string(label) == plan_view) return;
+    if (strata::is_plan_view_label(label)) return;
     bytes += size;
     largest = std::max(largest, size);
   }

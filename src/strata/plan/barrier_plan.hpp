@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -13,6 +14,27 @@
 #include <strata/core/ordinal.hpp>
 
 namespace strata {
+
+/// The fields of a returned plan's Views, as the planner names them; Kokkos
+/// Tools see each with the library's "strata::" prefix (core/storage.hpp).
+/// A memory profile tells the caller's plan from the planner's working
+/// buffers by them (is_plan_view_label).
+namespace plan_view_field {
+inline constexpr const char* level = "wave levels";
+inline constexpr const char* waves = "plan waves";
+inline constexpr const char* group_offsets = "group offsets";
+}  // namespace plan_view_field
+
+/// Whether a Kokkos Tools allocation label is one of a returned plan's Views.
+inline bool is_plan_view_label(const char* label) {
+  constexpr const char prefix[] = "strata::";
+  if (label == nullptr || std::strncmp(label, prefix, sizeof(prefix) - 1) != 0) return false;
+  const char* field = label + sizeof(prefix) - 1;
+  for (const char* plan_field :
+       {plan_view_field::level, plan_view_field::waves, plan_view_field::group_offsets})
+    if (std::strcmp(field, plan_field) == 0) return true;
+  return false;
+}
 
 template <class ExecSpace, class Ordinal = DefaultOrdinal>
 struct BarrierPlan {

@@ -12,7 +12,9 @@
 // turns the counts into every slice's places, and each slice places its
 // positions. With one slice (one thread, few positions, or more levels than
 // a slice table is worth) the given sizes serve and the sort is a single
-// pass on one thread. Every slice count gives the same result.
+// pass on one thread — unless every level holds one position (a chain):
+// then the sort is the inverse of level_of, one parallel pass. Every slice
+// count gives the same result.
 //
 //   counting_sort_by_level(space, n, groups, sizes,
 //       level_of,     // (k) -> level of position k, below groups
@@ -21,7 +23,10 @@
 //       group);       // (l, first, size) for l = 0..groups (l == groups: first = n, size 0)
 //
 // The callbacks run inside host kernels (KOKKOS_LAMBDA or plain lambdas on a
-// host backend). A device backend has the radix sort of layout_from_levels.
+// host backend), `counted` and `place` in parallel and `group` in level
+// order on one thread, except where every level holds one position: then
+// `group` too runs in parallel, once per level. A device backend has the
+// radix sort of layout_from_levels.
 #include <algorithm>
 #include <cstdint>
 
@@ -44,7 +49,8 @@ std::uint64_t counting_sort_slices(const ExecSpace& space, std::uint64_t n, std:
 }
 
 /// Sorts the positions 0..n-1 by level_of(k) (< groups), stably; `sizes(l)`
-/// holds level l's positions on entry and is consumed. Throws
+/// holds level l's positions on entry (at least one each, as a plan's
+/// levels do) and is consumed. Throws
 /// StorageReserveFailed where the slices' table cannot be allocated;
 /// asynchronous on `space` otherwise.
 template <class ExecSpace, class SizeView, class LevelOf, class Counted, class Place, class Group>
@@ -52,6 +58,24 @@ void counting_sort_by_level(const ExecSpace& space, std::uint64_t n, std::uint64
                             const SizeView& sizes, LevelOf level_of, Counted counted, Place place,
                             Group group) {
   using C = typename SizeView::non_const_value_type;
+  if (groups == n && n > 1 && space.concurrency() > 1) {
+    // One position per level: position k goes to slot level_of(k), and
+    // every level starts where its number says. On one thread the pass
+    // below does the same work.
+    Kokkos::parallel_for(
+        "strata::counting_sort_by_level::one_per_level",
+        Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1), KOKKOS_LAMBDA(const std::size_t k) {
+          if (k == n) {
+            group(n, n, std::uint64_t(0));
+            return;
+          }
+          const std::uint64_t l = level_of(k);
+          counted(k, l);
+          place(l, k);
+          group(l, l, std::uint64_t(1));
+        });
+    return;
+  }
   const std::uint64_t parts = counting_sort_slices(space, n, groups);
   if (parts == 1) {
     Kokkos::parallel_for(

@@ -78,8 +78,8 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_ordered_list(
   using Plan = BarrierPlan<ExecSpace, Ordinal>;
   reserve_capacity(scratch.order, waves, "waves per level");
   Plan plan;
-  plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
-  plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
+  plan.level = allocate_view<typename Plan::view_type>(waves, plan_view_field::level);
+  plan.waves = allocate_view<typename Plan::view_type>(waves, plan_view_field::waves);
   const auto count = prefix(scratch.order, waves);
   TopologicalLevels levels;
   if (checked) {
@@ -91,7 +91,7 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_ordered_list(
     levels = ordered_dependency_levels(space, waves, dependencies, plan.level, count, reverse);
   }
   plan.group_offsets =
-      allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");
+      allocate_view<typename Plan::view_type>(levels.groups + 1, plan_view_field::group_offsets);
   layout_from_level_counts(space, levels.groups, plan.level, count, plan.group_offsets,
                            plan.waves);
   if (options.statistics) {
@@ -140,17 +140,18 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   const ProfilingRegion region("strata::plan_barriers");
   using Plan = BarrierPlan<ExecSpace, Ordinal>;
   Plan plan;
-  plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
+  plan.level = allocate_view<typename Plan::view_type>(waves, plan_view_field::level);
   // The walk writes its scheduled waves, layer after layer, straight into the
   // plan's `waves` (handed over, not copied); the layout then sorts them in place.
-  plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
+  plan.waves = allocate_view<typename Plan::view_type>(waves, plan_view_field::waves);
 
   const auto walk = detail::walk_layers(space, graph, scratch, plan.level, plan.waves, options,
                                         ids, in_degrees_ready);
   if (walk.scheduled != waves) throw PlanError::cycle(waves - walk.scheduled);
   if (walk.level_counts.is_allocated()) {  // a one-pass step counted the waves per level
     plan.group_offsets =
-        allocate_view<typename Plan::view_type>(walk.counted_groups + 1, "group offsets");
+        allocate_view<typename Plan::view_type>(
+            walk.counted_groups + 1, plan_view_field::group_offsets);
     layout_from_level_counts(space, walk.counted_groups, plan.level, walk.level_counts,
                              plan.group_offsets, plan.waves);
     space.fence();
@@ -159,11 +160,13 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   std::uint64_t groups = 0;
   if (walk.groups_on_device) {  // the host never saw those layers: count them on the device
     groups = detail::group_count_of(space, plan.level);
-    plan.group_offsets = allocate_view<typename Plan::view_type>(groups + 1, "group offsets");
+    plan.group_offsets = allocate_view<typename Plan::view_type>(
+        groups + 1, plan_view_field::group_offsets);
   } else {
     const auto& begins = scratch.layer_begin;
     groups = begins.size() - 1;
-    plan.group_offsets = allocate_view<typename Plan::view_type>(begins.size(), "group offsets");
+    plan.group_offsets = allocate_view<typename Plan::view_type>(
+        begins.size(), plan_view_field::group_offsets);
     Kokkos::deep_copy(space, plan.group_offsets,
                       Kokkos::View<const Ordinal*, Kokkos::HostSpace,
                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>(begins.data(),

@@ -95,8 +95,8 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
   const std::uint64_t waves = row_map.extent(0) == 0 ? 0 : row_map.extent(0) - 1;
   const ProfilingRegion region("strata::plan_in_edges");
   Plan plan;
-  plan.level = allocate_view<typename Plan::view_type>(waves, "wave levels");
-  plan.waves = allocate_view<typename Plan::view_type>(waves, "plan waves");
+  plan.level = allocate_view<typename Plan::view_type>(waves, plan_view_field::level);
+  plan.waves = allocate_view<typename Plan::view_type>(waves, plan_view_field::waves);
   if constexpr (plan_in_edges_checks_rows<ExecSpace>()) {
     // rule T: one thread in id order, checking the rows and counting the
     // waves per level on the way
@@ -131,7 +131,8 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
               " triangular matrix (pass an InEdgeCheck to learn of a bad matrix without an "
               "exception)");
     }
-    plan.group_offsets = allocate_view<typename Plan::view_type>(*groups + 1, "group offsets");
+    plan.group_offsets = allocate_view<typename Plan::view_type>(
+        *groups + 1, plan_view_field::group_offsets);
     detail::layout_from_level_counts(space, *groups, plan.level, count, plan.group_offsets,
                                      plan.waves);
   } else {  // the ticket-ordered pass, then the layout from the levels
@@ -141,7 +142,7 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
                                    launch::LaunchPolicy::standard().ticket_depth_budget());
     if (!levels.finished) return std::nullopt;
     plan.group_offsets =
-        allocate_view<typename Plan::view_type>(levels.groups + 1, "group offsets");
+        allocate_view<typename Plan::view_type>(levels.groups + 1, plan_view_field::group_offsets);
     reserve_layout(space, waves, scratch, levels.groups);
     layout_from_levels(space, levels.groups, plan, scratch);
   }

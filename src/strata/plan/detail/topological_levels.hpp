@@ -64,22 +64,29 @@ struct TopologicalLevels {
   std::uint64_t sources = 0;  ///< waves of level 0
 };
 
-/// After a level pass on one thread: count(l) = waves of level l for every
-/// l <= deepest, and result = {deepest + 1, sources}.
-template <class LevelView, class CountView, class ResultView>
-KOKKOS_INLINE_FUNCTION void count_levels(std::size_t waves, std::uint64_t deepest,
-                                         const LevelView& level, const CountView& count,
-                                         const ResultView& result) {
+/// The waves per level of a pass on one thread, counted one wave at a time
+/// in an order where a level first comes up only after a shallower one has
+/// (id order, the ids a topological order): count(l) is zeroed
+/// when level l first comes up, and the first wave of a level stores its
+/// count without loading it (every wave of a chain is one: loading the count
+/// it had just zeroed made a 1M chain's pass 2.8x as long, 2-core VM). Once
+/// every wave is counted, `levels` is the deepest level + 1.
+template <class CountView>
+struct LevelCounter {
   using CountType = typename CountView::non_const_value_type;
-  for (std::uint64_t l = 0; l <= deepest; ++l) count(l) = CountType(0);
-  std::uint64_t sources = 0;
-  for (std::size_t w = 0; w < waves; ++w) {
-    ++count(level(w));
-    if (level(w) == 0) ++sources;
+  CountView count;
+  std::uint64_t levels = 0;  ///< count(l) holds its value for l < levels
+
+  KOKKOS_INLINE_FUNCTION void add(std::uint64_t level) {
+    if (level >= levels) {
+      for (; levels < level; ++levels) count(levels) = CountType(0);
+      count(level) = CountType(1);
+      levels = level + 1;
+    } else {
+      ++count(level);
+    }
   }
-  result(0) = deepest + 1;
-  result(1) = sources;
-}
+};
 
 /// The levels of a pass that checks its input as it reads it: `valid` false
 /// when it stopped at an input it does not take (nothing else defined then).
@@ -105,6 +112,23 @@ CheckedLevels checked_levels_of(const HostResultView& host) {
 template <class ResultView>
 CheckedLevels read_checked_levels_result(const ResultView& result) {
   return checked_levels_of(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result));
+}
+
+/// The end of a pass that may level one byte wide first (csr_push_levels,
+/// in_edge_levels): reads the pass's result {groups, sources, valid, where}
+/// and, where a valid pass ended in `narrow` (where == 1), widens the
+/// first `waves` of those levels into `level` in parallel.
+template <class ExecSpace, class ResultView, class LevelView, class NarrowView>
+CheckedLevels finish_narrow_level_pass(const ExecSpace& space, const char* widen_label,
+                                       const ResultView& result, std::size_t waves,
+                                       const LevelView& level, const NarrowView& narrow) {
+  using LevelType = typename LevelView::non_const_value_type;
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+  if (host(2) == 1 && host(3) == 1)
+    Kokkos::parallel_for(
+        widen_label, Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
+        KOKKOS_LAMBDA(const std::size_t w) { level(w) = LevelType(narrow(w)); });
+  return checked_levels_of(host);
 }
 
 /// One pass over a graph whose ids are a topological order, pushing levels
@@ -147,11 +171,9 @@ CheckedLevels csr_push_levels(const ExecSpace& space,
   Kokkos::parallel_for(
       Checked ? "strata::plan::checked_topological_levels" : "strata::plan::topological_levels",
       one_thread_policy(space), KOKKOS_LAMBDA(const std::size_t) {
-        using CountType = typename CountView::non_const_value_type;
         result(2) = 0;  // invalid until the last row has passed
         result(3) = 0;  // the levels in `level`
-        std::uint64_t deepest = 0;
-        std::uint64_t zeroed = 0;  // count(l) is zeroed for l < zeroed
+        LevelCounter<CountView> counter{count};
         const std::size_t edges = entries.extent(0);
         constexpr std::size_t bad_row = ~std::size_t(0);
         // Pushes the levels of waves from, from + 1, ... into `levels`;
@@ -167,18 +189,9 @@ CheckedLevels csr_push_levels(const ExecSpace& space,
             if constexpr (narrow_pass) {
               if (levels[w] == Element(~Element(0)) && end > begin) return w;
             }
-            // w's level is final (its predecessors are below w): counted now,
-            // count(l) zeroed when level l first comes up. The first wave of
-            // a level stores its count without loading it (a chain's every
-            // wave: loading the count just zeroed tripled a 1M chain's pass).
+            // w's level is final (its predecessors are below w): counted now.
             const std::uint64_t mine = std::uint64_t(levels[w]);
-            if (mine >= zeroed) {
-              for (; zeroed < mine; ++zeroed) count(zeroed) = CountType(0);
-              count(mine) = CountType(1);
-              zeroed = mine + 1;
-            } else {
-              ++count(mine);
-            }
+            counter.add(mine);
             const Element next = Element(mine + 1);
             for (std::size_t e = begin; e < end; ++e) {
               // The targets' levels are scattered (a power-law graph's
@@ -198,8 +211,6 @@ CheckedLevels csr_push_levels(const ExecSpace& space,
               const Element old = levels[t];
               levels[t] = old < next ? next : old;
             }
-            // Each target of a row ends at `next` or deeper.
-            if (end > begin && std::uint64_t(next) > deepest) deepest = std::uint64_t(next);
           }
           return waves;
         };
@@ -219,8 +230,7 @@ CheckedLevels csr_push_levels(const ExecSpace& space,
             // at 11,399 of 8M): the few edges pushed so far are pushed again
             // at full width, where copying every wave's byte over took a
             // 1M chain's pass from 2.0 to 2.2 ms (one thread).
-            zeroed = 0;
-            deepest = 0;
+            counter = LevelCounter<CountView>{count};
             for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
             stopped = run(level.data(), 0);
           }
@@ -229,16 +239,12 @@ CheckedLevels csr_push_levels(const ExecSpace& space,
           stopped = run(level.data(), 0);
         }
         if (stopped == bad_row) return;
-        result(0) = deepest + 1;  // == zeroed: every wave was counted
+        result(0) = counter.levels;  // every wave was counted
         result(1) = std::uint64_t(count(0));
         result(2) = 1;
       });
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
-  if (host(2) == 1 && host(3) == 1)
-    Kokkos::parallel_for(
-        "strata::plan::topological_levels_widen", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
-        KOKKOS_LAMBDA(const std::size_t w) { level(w) = LevelType(narrow(w)); });
-  return checked_levels_of(host);
+  return finish_narrow_level_pass(space, "strata::plan::topological_levels_widen", result,
+                                  waves, level, narrow);
 }
 
 /// The level pass straight over a dependency list (no CSR is built), on one
@@ -265,7 +271,6 @@ CheckedLevels dependency_list_levels(const ExecSpace& space, std::uint64_t wave_
       one_thread_policy(space), KOKKOS_LAMBDA(const std::size_t) {
         result(2) = 0;  // invalid until the last dependency has passed
         for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
-        std::uint64_t deepest = 0;
         LevelType* const levels = level.data();
         bool by_before = true, by_after = true;
         std::uint64_t last_before = 0, last_after = 0;
@@ -285,7 +290,6 @@ CheckedLevels dependency_list_levels(const ExecSpace& space, std::uint64_t wave_
         const auto end_run = [&]() {
           if (run_after >= waves) return;  // no run yet
           levels[run_after] = LevelType(run_level);
-          if (run_level > deepest) deepest = run_level;
         };
         for (std::size_t k = 0; k < edges; ++k) {
           if (k + prefetch_distance < edges) {  // the levels of dependency k + prefetch_distance
@@ -319,7 +323,16 @@ CheckedLevels dependency_list_levels(const ExecSpace& space, std::uint64_t wave_
           run_level = next > run_level ? next : run_level;
         }
         end_run();
-        count_levels(waves, deepest, level, count, result);
+        // The waves per level, in a pass of their own, in id order with
+        // LevelCounter's lazy zeroing (no pass zeroing the counts first: a
+        // 1M chain's list pass 2.70 instead of 2.86 ms, one thread of the
+        // 2-core VM). Counting each wave in the pass above as its level
+        // becomes final (at dependency (b, a) the waves up to b are) made
+        // that pass 4.4 ms: the count's store waits on a level just stored.
+        LevelCounter<CountView> counter{count};
+        for (std::size_t w = 0; w < waves; ++w) counter.add(std::uint64_t(levels[w]));
+        result(0) = counter.levels;  // every wave was counted
+        result(1) = std::uint64_t(count(0));
         result(2) = 1;
       });
   return read_checked_levels_result(result);
@@ -387,10 +400,8 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
   Kokkos::parallel_for(
       "strata::plan::in_edge_levels", one_thread_policy(space),
       KOKKOS_LAMBDA(const std::size_t) {
-        using CountType = typename CountView::non_const_value_type;
         const long long stored = static_cast<long long>(entries.extent(0));
-        std::uint64_t deepest = 0;
-        count(0) = CountType(0);
+        LevelCounter<CountView> counter{count};
         result(2) = 0;  // invalid until the last row has passed
         result(3) = 0;  // the levels in `level`
         // Where row r's level is kept: wave waves-1-r's slot when mirrored,
@@ -478,18 +489,7 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
               if (mine > std::uint64_t(Element(~Element(0)))) return w;
             }
             levels[slot(row)] = Element(mine);
-            // The waves per level, counted on the way (count(l) is zeroed
-            // when level l first appears). A row that opens a new deepest
-            // level stores its count without loading it: every row of a
-            // chain does, and loading the count it had just zeroed made a 1M
-            // chain's pass 2.8x as long (2-core VM).
-            if (mine > deepest) {
-              for (std::uint64_t l = deepest + 1; l < mine; ++l) count(l) = CountType(0);
-              count(mine) = CountType(1);
-              deepest = mine;
-            } else {
-              ++count(mine);
-            }
+            counter.add(mine);  // the waves per level, counted on the way
           }
           return waves;
         };
@@ -513,7 +513,7 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
           stopped = run(level.data(), 0, WidePrefetch{});
         }
         if (stopped == bad_row) return;
-        result(0) = deepest + 1;
+        result(0) = counter.levels;
         result(1) = std::uint64_t(count(0));
         result(2) = 1;
       });
@@ -580,12 +580,8 @@ CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
     by_row ? pass(Yes{}, No{}, Yes{}) : pass(Yes{}, No{}, No{});
   else  // by row and by wave are one order
     prefetch ? pass(No{}, Yes{}, No{}) : pass(No{}, No{}, No{});
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
-  if (host(2) == 1 && host(3) == 1)
-    Kokkos::parallel_for(
-        "strata::plan::in_edge_levels_widen", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),
-        KOKKOS_LAMBDA(const std::size_t w) { level(w) = LevelType(narrow(w)); });
-  return checked_levels_of(host);
+  return finish_narrow_level_pass(space, "strata::plan::in_edge_levels_widen", result, waves,
+                                  level, narrow);
 }
 
 /// The plan's layout from the levels and the waves per level (a counting
