@@ -126,14 +126,45 @@ TEST(Planner, ScratchIsReusedAcrossShapesWithoutAllocating) {
   EXPECT_GE(scratch.wave_capacity(), 1026u);
 }
 
+// layout_from_levels on TEST_EXECSPACE against a host std::stable_sort and
+// the offsets counted on the host.
+void expect_layout_from_levels_sorts(const std::vector<std::uint32_t>& level,
+                                     std::uint64_t groups) {
+  using Ordinal = std::uint32_t;
+  using Plan = BarrierPlan<TEST_EXECSPACE, Ordinal>;
+  const std::uint64_t waves = level.size();
+  std::vector<Ordinal> expected_waves(waves);
+  for (std::uint64_t w = 0; w < waves; ++w) expected_waves[w] = Ordinal(w);
+  std::stable_sort(expected_waves.begin(), expected_waves.end(),
+                   [&](Ordinal a, Ordinal b) { return level[a] < level[b]; });
+  std::vector<Ordinal> expected_offsets(groups + 1, 0);
+  for (const Ordinal l : level) ++expected_offsets[l + 1];
+  for (std::uint64_t g = 0; g < groups; ++g) expected_offsets[g + 1] += expected_offsets[g];
+
+  Plan plan;
+  plan.level = to_device(level, "levels");
+  plan.waves = typename Plan::view_type("waves", waves);
+  plan.group_offsets = typename Plan::view_type("offsets", groups + 1);
+  PlannerScratch<TEST_EXECSPACE, Ordinal, Ordinal> scratch;  // the spare only past 256
+  reserve_layout(TEST_EXECSPACE(), waves, scratch, groups);
+  layout_from_levels(TEST_EXECSPACE(), groups, plan, scratch);
+  TEST_EXECSPACE().fence();
+  const auto got_waves = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.waves);
+  const auto got_offsets =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.group_offsets);
+  EXPECT_EQ(std::vector<Ordinal>(got_waves.data(), got_waves.data() + waves), expected_waves)
+      << groups << " groups, " << waves << " waves";
+  EXPECT_EQ(std::vector<Ordinal>(got_offsets.data(), got_offsets.data() + groups + 1),
+            expected_offsets)
+      << groups << " groups, " << waves << " waves";
+}
+
 // The layout seam shared with the distributed gather: a stable sort by
 // level and the group offsets, against a host std::stable_sort, for level
 // counts around the sort's digit boundaries (one pass up to 256 groups, two
 // up to 65536, three beyond) and with empty groups. On a GPU the last pass's
 // few digits run in many short chunks: this covers that chunking too.
 TEST(Planner, LayoutFromLevelsIsAStableSortWithOffsets) {
-  using Ordinal = std::uint32_t;
-  using Plan = BarrierPlan<TEST_EXECSPACE, Ordinal>;
   std::uint64_t seed = 12345;
   const auto next = [&seed] {
     seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -142,36 +173,28 @@ TEST(Planner, LayoutFromLevelsIsAStableSortWithOffsets) {
   for (const std::uint64_t groups : {1ull, 2ull, 20ull, 256ull, 257ull, 600ull, 65537ull}) {
     for (const std::uint64_t waves : {0ull, 1ull, 33ull, 5000ull, 70001ull}) {
       if (waves == 0 && groups != 1) continue;
-      std::vector<Ordinal> level(waves);
+      std::vector<std::uint32_t> level(waves);
       for (std::uint64_t w = 0; w < waves; ++w) {
         // every other group empty, and the deepest one always present
-        level[w] = Ordinal(w + 1 == waves ? groups - 1 : (next() % groups) & ~std::uint64_t(1));
+        level[w] =
+            std::uint32_t(w + 1 == waves ? groups - 1 : (next() % groups) & ~std::uint64_t(1));
       }
-      std::vector<Ordinal> expected_waves(waves);
-      for (std::uint64_t w = 0; w < waves; ++w) expected_waves[w] = Ordinal(w);
-      std::stable_sort(expected_waves.begin(), expected_waves.end(),
-                       [&](Ordinal a, Ordinal b) { return level[a] < level[b]; });
-      std::vector<Ordinal> expected_offsets(groups + 1, 0);
-      for (const Ordinal l : level) ++expected_offsets[l + 1];
-      for (std::uint64_t g = 0; g < groups; ++g) expected_offsets[g + 1] += expected_offsets[g];
-
-      Plan plan;
-      plan.level = to_device(level, "levels");
-      plan.waves = typename Plan::view_type("waves", waves);
-      plan.group_offsets = typename Plan::view_type("offsets", groups + 1);
-      PlannerScratch<TEST_EXECSPACE, Ordinal, Ordinal> scratch;  // the spare only past 256
-      reserve_layout(TEST_EXECSPACE(), waves, scratch, groups);
-      layout_from_levels(TEST_EXECSPACE(), groups, plan, scratch);
-      TEST_EXECSPACE().fence();
-      const auto got_waves = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.waves);
-      const auto got_offsets =
-          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.group_offsets);
-      EXPECT_EQ(std::vector<Ordinal>(got_waves.data(), got_waves.data() + waves), expected_waves)
-          << groups << " groups, " << waves << " waves";
-      EXPECT_EQ(std::vector<Ordinal>(got_offsets.data(), got_offsets.data() + groups + 1),
-                expected_offsets)
-          << groups << " groups, " << waves << " waves";
+      expect_layout_from_levels_sorts(level, groups);
     }
+  }
+}
+
+// As many groups as waves: one wave per level (a chain's plan; the levels a
+// shuffle of the ids, 7919 prime to every count) is laid out as the inverse
+// of the levels; where one level holds two waves and another none, the
+// scatter's check sends it to the radix sort.
+TEST(Planner, LayoutFromLevelsWithAsManyGroupsAsWaves) {
+  for (const std::uint64_t waves : {2ull, 33ull, 257ull, 70001ull}) {
+    std::vector<std::uint32_t> level(waves);
+    for (std::uint64_t w = 0; w < waves; ++w) level[w] = std::uint32_t(w * 7919 % waves);
+    expect_layout_from_levels_sorts(level, waves);
+    level[waves / 2] = level[0];  // level[0]'s level twice, the other level empty
+    expect_layout_from_levels_sorts(level, waves);
   }
 }
 

@@ -44,7 +44,8 @@ void reserve_layout(const ExecSpace& space, std::uint64_t wave_count,
 /// scratch.order (reserve_layout); its counters likewise `counters` when
 /// the caller lends at least level_sort_counter_count ordinals (distinct
 /// from `spare`), otherwise scratch.sort_counts. Allocates nothing;
-/// asynchronous on `space`.
+/// asynchronous on `space`, except with as many groups as waves (a chain's
+/// plan), where it reads back whether every group holds one wave.
 template <class ExecSpace, class Ordinal, class Offset>
 void layout_from_levels(const ExecSpace& space, std::uint64_t group_count,
                         BarrierPlan<ExecSpace, Ordinal>& plan,
