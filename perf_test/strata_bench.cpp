@@ -81,8 +81,8 @@ struct SpaceBytes {
   LabelBytes at_working_peak;
 };
 
-/// The BarrierPlan's own Views (plan_barriers.hpp allocates them with these
-/// labels): the caller's result, counted apart from the planner's working memory.
+/// The bytes of each memory space the callbacks have seen (space_bytes); the
+/// returned plan's Views are told apart by strata::is_plan_view_label.
 SpaceBytes g_spaces[8];
 
 std::string json_label_bytes(const LabelBytes& labels) {
