@@ -12,9 +12,9 @@
 // turns the counts into every slice's places, and each slice places its
 // positions. With one slice (one thread, few positions, or more levels than
 // a slice table is worth) the given sizes serve and the sort is a single
-// pass on one thread — unless every level holds one position (a chain):
-// then the sort is the inverse of level_of, one parallel pass. Every slice
-// count gives the same result.
+// pass on one thread — unless every level holds one position (a chain; one
+// reduction over the sizes checks it): then the sort is the inverse of
+// level_of, one parallel pass. Every slice count gives the same result.
 //
 //   counting_sort_by_level(space, n, groups, sizes,
 //       level_of,     // (k) -> level of position k, below groups
@@ -48,20 +48,36 @@ std::uint64_t counting_sort_slices(const ExecSpace& space, std::uint64_t n, std:
   return parts > 1 && parts * groups <= n ? parts : 1;
 }
 
+/// Whether sizes(l) == 1 for every level l < n: one reduction, which waits
+/// for `space`.
+template <class ExecSpace, class SizeView>
+bool every_level_holds_one(const ExecSpace& space, std::uint64_t n, const SizeView& sizes) {
+  std::uint64_t others = 0;
+  Kokkos::parallel_reduce(
+      "strata::counting_sort_by_level::one_per_level_check",
+      Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const std::size_t l, std::uint64_t& count) {
+        if (sizes(l) != 1) ++count;
+      },
+      others);
+  return others == 0;
+}
+
 /// Sorts the positions 0..n-1 by level_of(k) (< groups), stably; `sizes(l)`
-/// holds level l's positions on entry (at least one each, as a plan's
-/// levels do) and is consumed. Throws
-/// StorageReserveFailed where the slices' table cannot be allocated;
-/// asynchronous on `space` otherwise.
+/// holds level l's positions on entry (a level may be empty) and is
+/// consumed. Throws StorageReserveFailed where the slices' table cannot be
+/// allocated; asynchronous on `space` otherwise, but for the check of the
+/// sizes where there are as many levels as positions.
 template <class ExecSpace, class SizeView, class LevelOf, class Counted, class Place, class Group>
 void counting_sort_by_level(const ExecSpace& space, std::uint64_t n, std::uint64_t groups,
                             const SizeView& sizes, LevelOf level_of, Counted counted, Place place,
                             Group group) {
   using C = typename SizeView::non_const_value_type;
-  if (groups == n && n > 1 && space.concurrency() > 1) {
+  if (groups == n && n > 1 && space.concurrency() > 1 && every_level_holds_one(space, n, sizes)) {
     // One position per level: position k goes to slot level_of(k), and
     // every level starts where its number says. On one thread the pass
-    // below does the same work.
+    // below does the same work; where a level is empty and another shared,
+    // so does it.
     Kokkos::parallel_for(
         "strata::counting_sort_by_level::one_per_level",
         Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1), KOKKOS_LAMBDA(const std::size_t k) {
