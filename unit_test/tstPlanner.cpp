@@ -126,6 +126,16 @@ TEST(Planner, ScratchIsReusedAcrossShapesWithoutAllocating) {
   EXPECT_GE(scratch.wave_capacity(), 1026u);
 }
 
+// The host reference of both layout steps: the ids 0..n-1 stably sorted by
+// their level.
+std::vector<std::uint32_t> stable_order_by_level(const std::vector<std::uint32_t>& level) {
+  std::vector<std::uint32_t> order(level.size());
+  for (std::size_t w = 0; w < level.size(); ++w) order[w] = std::uint32_t(w);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return level[a] < level[b]; });
+  return order;
+}
+
 // layout_from_levels on TEST_EXECSPACE against a host std::stable_sort and
 // the offsets counted on the host.
 void expect_layout_from_levels_sorts(const std::vector<std::uint32_t>& level,
@@ -133,10 +143,7 @@ void expect_layout_from_levels_sorts(const std::vector<std::uint32_t>& level,
   using Ordinal = std::uint32_t;
   using Plan = BarrierPlan<TEST_EXECSPACE, Ordinal>;
   const std::uint64_t waves = level.size();
-  std::vector<Ordinal> expected_waves(waves);
-  for (std::uint64_t w = 0; w < waves; ++w) expected_waves[w] = Ordinal(w);
-  std::stable_sort(expected_waves.begin(), expected_waves.end(),
-                   [&](Ordinal a, Ordinal b) { return level[a] < level[b]; });
+  const std::vector<Ordinal> expected_waves = stable_order_by_level(level);
   std::vector<Ordinal> expected_offsets(groups + 1, 0);
   for (const Ordinal l : level) ++expected_offsets[l + 1];
   for (std::uint64_t g = 0; g < groups; ++g) expected_offsets[g + 1] += expected_offsets[g];
@@ -206,7 +213,7 @@ struct CountingSorted {
 };
 
 CountingSorted counting_sort_on_test_space(const std::vector<std::uint32_t>& level,
-                                           std::uint64_t groups) {
+                                           std::uint64_t groups, LevelSizes level_sizes) {
   using Mem = TEST_EXECSPACE::memory_space;
   const std::uint64_t n = level.size();
   std::vector<std::uint32_t> host_sizes(groups, 0);
@@ -223,7 +230,8 @@ CountingSorted counting_sort_on_test_space(const std::vector<std::uint32_t>& lev
       KOKKOS_LAMBDA(std::uint64_t l, std::uint64_t f, std::uint64_t c) {
         first(l) = std::uint32_t(f);
         size(l) = std::uint32_t(c);
-      });
+      },
+      level_sizes);
   TEST_EXECSPACE().fence();
   const auto back = [](const Kokkos::View<std::uint32_t*, Mem>& v) {
     const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
@@ -235,21 +243,19 @@ CountingSorted counting_sort_on_test_space(const std::vector<std::uint32_t>& lev
 // The host layout step shared by the planner and the sptrsv symbolic phase:
 // against std::stable_sort for one slice (few waves, Serial, a chain's
 // many levels), several (OpenMP, CUDA) and one wave per level on several
-// threads, with every callback's calls.
+// threads, with every callback's calls; where every level is present, both
+// with and without the caller saying so (LevelSizes).
 TEST(Planner, CountingSortByLevelIsAStableSortForEverySliceCount) {
   const auto expect_sorted = [](const std::vector<std::uint32_t>& level, std::uint64_t groups,
-                                const std::string& note) {
+                                LevelSizes level_sizes, const std::string& note) {
     const std::uint64_t waves = level.size();
-    std::vector<std::uint32_t> expected(waves);
-    for (std::uint64_t w = 0; w < waves; ++w) expected[w] = std::uint32_t(w);
-    std::stable_sort(expected.begin(), expected.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return level[a] < level[b]; });
+    const std::vector<std::uint32_t> expected = stable_order_by_level(level);
     std::vector<std::uint32_t> first(groups + 1, 0), size(groups + 1, 0), counted(waves);
     for (const std::uint32_t l : level) ++size[l];
     for (std::uint64_t g = 0; g < groups; ++g) first[g + 1] = first[g] + size[g];
     size[groups] = 0;
     for (std::uint64_t w = 0; w < waves; ++w) counted[w] = level[w] + 1;
-    const CountingSorted got = counting_sort_on_test_space(level, groups);
+    const CountingSorted got = counting_sort_on_test_space(level, groups, level_sizes);
     const std::string shape = std::to_string(groups) + " groups, " + std::to_string(waves) +
                               " waves, " +
                               std::to_string(counting_sort_slices(TEST_EXECSPACE(), waves, groups)) +
@@ -275,12 +281,14 @@ TEST(Planner, CountingSortByLevelIsAStableSortForEverySliceCount) {
         level[w] = std::uint32_t(groups == waves ? w * 7919 % waves
                                  : w < groups    ? w
                                                  : next() % groups);
-      expect_sorted(level, groups, "");
+      expect_sorted(level, groups, LevelSizes::Any, "");
+      if (waves >= groups)  // every level present (not so for no waves in one level)
+        expect_sorted(level, groups, LevelSizes::NonEmpty, ", every level said non-empty");
       if (groups == waves && waves > 1) {
         // As many levels as waves, but one empty and another shared: the
         // one-per-level pass's check sends it to the general sort.
         level[waves / 2] = level[0];
-        expect_sorted(level, groups, ", one level empty");
+        expect_sorted(level, groups, LevelSizes::Any, ", one level empty");
       }
     }
   }

@@ -12,15 +12,18 @@
 // turns the counts into every slice's places, and each slice places its
 // positions. With one slice (one thread, few positions, or more levels than
 // a slice table is worth) the given sizes serve and the sort is a single
-// pass on one thread — unless every level holds one position (a chain; one
-// reduction over the sizes checks it): then the sort is the inverse of
-// level_of, one parallel pass. Every slice count gives the same result.
+// pass on one thread — unless every level holds one position (a chain):
+// then the sort is the inverse of level_of, one parallel pass. A caller
+// whose levels are all non-empty says so (LevelSizes::NonEmpty) and as many
+// levels as positions is then enough to know it; otherwise one reduction
+// over the sizes checks it. Every slice count gives the same result.
 //
 //   counting_sort_by_level(space, n, groups, sizes,
 //       level_of,     // (k) -> level of position k, below groups
 //       counted,      // (k, level): once per position, before it is placed
 //       place,        // (slot, k): position k goes to slot (0..n-1)
-//       group);       // (l, first, size) for l = 0..groups (l == groups: first = n, size 0)
+//       group,        // (l, first, size) for l = 0..groups (l == groups: first = n, size 0)
+//       level_sizes); // optional: LevelSizes::Any (default) or NonEmpty
 //
 // The callbacks run inside host kernels (KOKKOS_LAMBDA or plain lambdas on a
 // host backend), `counted` and `place` in parallel and `group` in level
@@ -48,6 +51,14 @@ std::uint64_t counting_sort_slices(const ExecSpace& space, std::uint64_t n, std:
   return parts > 1 && parts * groups <= n ? parts : 1;
 }
 
+/// What a caller of counting_sort_by_level knows of its level sizes: Any
+/// (a level may be empty), or NonEmpty (every level below `groups` holds a
+/// position; the levels of a DAG's longest paths do). NonEmpty spares the
+/// one-per-level check; a caller that says it wrongly gets a wrong layout.
+enum class LevelSizes { Any, NonEmpty };
+
+namespace detail {
+
 /// Whether sizes(l) == 1 for every level l < n: one reduction, which waits
 /// for `space`.
 template <class ExecSpace, class SizeView>
@@ -63,21 +74,25 @@ bool every_level_holds_one(const ExecSpace& space, std::uint64_t n, const SizeVi
   return others == 0;
 }
 
+}  // namespace detail
+
 /// Sorts the positions 0..n-1 by level_of(k) (< groups), stably; `sizes(l)`
-/// holds level l's positions on entry (a level may be empty) and is
-/// consumed. Throws StorageReserveFailed where the slices' table cannot be
-/// allocated; asynchronous on `space` otherwise, but for the check of the
-/// sizes where there are as many levels as positions.
+/// holds level l's positions on entry and is consumed. A level may be empty
+/// unless `level_sizes` is NonEmpty. Throws StorageReserveFailed where the
+/// slices' table cannot be allocated; asynchronous on `space` otherwise, but
+/// for the check of the sizes where there are as many levels as positions
+/// and the caller said Any.
 template <class ExecSpace, class SizeView, class LevelOf, class Counted, class Place, class Group>
 void counting_sort_by_level(const ExecSpace& space, std::uint64_t n, std::uint64_t groups,
                             const SizeView& sizes, LevelOf level_of, Counted counted, Place place,
-                            Group group) {
+                            Group group, LevelSizes level_sizes = LevelSizes::Any) {
   using C = typename SizeView::non_const_value_type;
-  if (groups == n && n > 1 && space.concurrency() > 1 && every_level_holds_one(space, n, sizes)) {
-    // One position per level: position k goes to slot level_of(k), and
-    // every level starts where its number says. On one thread the pass
-    // below does the same work; where a level is empty and another shared,
-    // so does it.
+  if (groups == n && n > 1 && space.concurrency() > 1 &&
+      (level_sizes == LevelSizes::NonEmpty || detail::every_level_holds_one(space, n, sizes))) {
+    // One position per level (n positions in n non-empty levels): position
+    // k goes to slot level_of(k), and every level starts where its number
+    // says. On one thread the pass below does the same work; where a level
+    // is empty and another shared, so does it.
     Kokkos::parallel_for(
         "strata::counting_sort_by_level::one_per_level",
         Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1), KOKKOS_LAMBDA(const std::size_t k) {

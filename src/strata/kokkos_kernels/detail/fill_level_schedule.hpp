@@ -131,7 +131,8 @@ void write_schedule_from_levels(const ExecSpace& space, SptrsvHandle& sh, const 
       KOKKOS_LAMBDA(std::uint64_t slot, std::uint64_t k) { grouped(slot) = lno_t(row_at(k)); },
       KOKKOS_LAMBDA(std::uint64_t l, std::uint64_t, std::uint64_t size) {
         if (l < per_level.extent(0)) per_level(l) = lno_t(size);
-      });
+      },
+      LevelSizes::NonEmpty);  // a row of level l > 0 waits for one of level l - 1
   // nodes_per_level past the last level and its sentinel: zero (Kokkos
   // Kernels copies its whole host array)
   if (groups + 1 < per_level.extent(0))

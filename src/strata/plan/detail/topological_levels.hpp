@@ -600,7 +600,8 @@ void layout_from_level_counts(const ExecSpace& space, std::uint64_t groups,
       KOKKOS_LAMBDA(std::uint64_t w) { return std::uint64_t(level(w)); },
       KOKKOS_LAMBDA(std::uint64_t, std::uint64_t) {},
       KOKKOS_LAMBDA(std::uint64_t slot, std::uint64_t w) { waves_out(slot) = W(w); },
-      KOKKOS_LAMBDA(std::uint64_t l, std::uint64_t first, std::uint64_t) { offsets(l) = T(first); });
+      KOKKOS_LAMBDA(std::uint64_t l, std::uint64_t first, std::uint64_t) { offsets(l) = T(first); },
+      LevelSizes::NonEmpty);  // a longest-path level l > 0 holds a successor of level l - 1
 }
 
 /// Rule T's step: every level in one pass over the CSR, in id order (the
