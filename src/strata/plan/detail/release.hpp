@@ -72,52 +72,6 @@ struct ReleaseRule {
       }
     }
   }
-
-  /// Edges release_ranges takes together, across the ranges.
-  static constexpr int batch_ranges_edges = 2 * batch_edges;
-
-  /// release_edges over the edges of several waves, [first[i], last[i]) for
-  /// i < count, batch_ranges_edges at a time across the waves' boundaries:
-  /// a thread that walks several small waves (the persistent walk's kept
-  /// targets, three edges each in a sweep) waits for two round trips per
-  /// batch instead of two per wave. Calls released(t) in edge order.
-  template <int Ranges, class Entries, class Released>
-  KOKKOS_INLINE_FUNCTION void release_ranges(const Entries& entries,
-                                             const std::uint64_t (&first)[Ranges],
-                                             const std::uint64_t (&last)[Ranges], const int count,
-                                             const Ordinal next_level,
-                                             const Released& released) const {
-    constexpr int B = batch_ranges_edges;
-    std::uint64_t edges = 0;  // below 2^63 (an edge count): done + B cannot wrap
-    for (int i = 0; i < count; ++i) edges += last[i] - first[i];
-    int j = 0;
-    std::uint64_t e = count > 0 ? first[0] : 0;
-    for (std::uint64_t done = 0; done < edges; done += B) {  // every batch but the last takes B
-      Ordinal t[B] = {};
-      std::uint64_t at[B] = {};
-      bool has[B] = {};
-      for (int k = 0; k < B; ++k) {
-        while (j < count && e >= last[j]) {  // at most count steps in all
-          ++j;
-          if (j < count) e = first[j];
-        }
-        if (j >= count) break;
-        has[k] = true;
-        at[k] = e;
-        t[k] = entries(e);
-        ++e;
-      }
-      Offset old[B] = {};
-      for (int k = 0; k < B; ++k)
-        if (has[k]) old[k] = strata::fetch_sub<ExecSpace>(&remaining(t[k]), Offset(1));
-      for (int k = 0; k < B; ++k) {
-        if (!has[k] || old[k] != Offset(1)) continue;
-        park(Offset(at[k]), t[k], next_level);
-        released(t[k]);
-      }
-    }
-  }
-
   /// After the release phase (a kernel boundary later): whether e is the edge
   /// that released t into `next_level`.
   KOKKOS_INLINE_FUNCTION bool parked(const Offset e, const Ordinal t,
