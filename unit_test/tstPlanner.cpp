@@ -609,6 +609,10 @@ TEST(PlannerModes, PersistentRunsEveryLayerInOneLaunch) {
     EXPECT_TRUE(stats.persistent) << g.description;
     EXPECT_EQ(stats.persistent_from_layer, 0u) << g.description;
     EXPECT_GE(stats.persistent_teams, 1u) << g.description;
+    // On a device, at most one team per multiprocessor (persistent_walk_league).
+    const auto limits = launch::DeviceLimits::query(TEST_EXECSPACE());
+    if (limits.multiprocessor_count > 0)
+      EXPECT_LE(stats.persistent_teams, limits.multiprocessor_count) << g.description;
     EXPECT_EQ(stats.sparse_layers + stats.dense_layers + stats.paced_batches, 0u) << g.description;
   }
   // A cycle behind the persistent layers is still a Cycle with its count.
@@ -619,6 +623,16 @@ TEST(PlannerModes, PersistentRunsEveryLayerInOneLaunch) {
     plan_barriers(TEST_EXECSPACE(), 6, deps.data(), deps.size(), options);
   });
   EXPECT_EQ(cycle.unscheduled_waves(), 3u);
+}
+
+TEST(PlannerModes, PersistentWalkLeagueIsOneTeamPerMultiprocessorAtMost) {
+  launch::DeviceLimits gpu;
+  gpu.multiprocessor_count = 132;
+  EXPECT_EQ(detail::persistent_walk_league(396, gpu), 132u);
+  EXPECT_EQ(detail::persistent_walk_league(132, gpu), 132u);
+  EXPECT_EQ(detail::persistent_walk_league(100, gpu), 100u);  // fewer resident: all of them
+  launch::DeviceLimits host;  // no multiprocessors: a team per thread, as resident
+  EXPECT_EQ(detail::persistent_walk_league(16, host), 16u);
 }
 
 TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnlyOnADenseStart) {

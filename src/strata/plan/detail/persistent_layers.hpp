@@ -16,7 +16,8 @@
 // walk for every team at once (they all read the same words after the barrier).
 //
 // Residency: the league is at most the co-resident teams for this kernel
-// (launch/resident_teams.hpp); a league rendezvous with a timeout
+// (launch/resident_teams.hpp), and at most one team per multiprocessor
+// (persistent_walk_league says why); a league rendezvous with a timeout
 // (core/league_rendezvous.hpp) comes first, so when the device cannot hold
 // it after all, the launch returns without touching the graph and the caller
 // falls back to host-paced steps.
@@ -32,6 +33,7 @@
 #include <strata/core/league_rendezvous.hpp>
 #include <strata/core/spin_wait.hpp>
 #include <strata/graph/dependency_graph.hpp>
+#include <strata/launch/device_limits.hpp>
 #include <strata/launch/resident_teams.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 #include <strata/plan/detail/release.hpp>
@@ -100,6 +102,22 @@ struct PersistentLayers {
   }
 };
 
+/// The walk's league on a device: the co-resident league, but at most one
+/// team per multiprocessor. Every team arrives at every layer's barrier and
+/// takes one atomic on the tail word per pass, so fewer teams make each of a
+/// deep plan's hundreds of layers cheaper, and one team of 256 per
+/// multiprocessor still covers 33,792 waves per pass on 132 multiprocessors
+/// (a sweep3d-200 layer holds at most about 30,000). Measured on an H100
+/// (docs/gpu-cuda.md, 2026-12-06): 396 -> 132 teams of 256 took sweep3d-200
+/// from 9.3 to 8.0-8.7 ms and sweep2d-2000 from 37 to 30 ms, random-2M-10M
+/// and ilu3d-160 unchanged; 66 or 100 teams, or 132 teams of 512 or 896,
+/// were slower. Host backends keep a team per thread.
+inline std::uint32_t persistent_walk_league(std::uint32_t resident,
+                                            const launch::DeviceLimits& limits) {
+  if (limits.multiprocessor_count == 0 || resident <= limits.multiprocessor_count) return resident;
+  return limits.multiprocessor_count;
+}
+
 struct PersistentStep {
   /// Runs every layer from the current frontier in one launch and finishes
   /// the walk; when the league turns out not to be co-resident nothing was
@@ -117,8 +135,9 @@ struct PersistentStep {
                   DeviceBarrier<memory_space>("strata::plan::persistent_barrier"),
                   LeagueRendezvous<memory_space>("strata::plan::persistent_rendezvous")};
     kernel.waves = s.wave_count();
-    const auto shape =
+    auto shape =
         launch::resident_team_shape(space, kernel, static_cast<int>(paced_team_size<ExecSpace>()));
+    shape.league = persistent_walk_league(shape.league, launch::DeviceLimits::query(space));
     kernel.league = shape.league;
     kernel.barrier.reset(space);
     kernel.rendezvous.reset(space);
