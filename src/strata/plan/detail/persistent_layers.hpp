@@ -105,13 +105,13 @@ struct PersistentLayers {
 /// The walk's league on a device: the co-resident league, but at most one
 /// team per multiprocessor. Every team arrives at every layer's barrier and
 /// takes one atomic on the tail word per pass, so fewer teams make each of a
-/// deep plan's hundreds of layers cheaper, and one team of 256 per
-/// multiprocessor still covers 33,792 waves per pass on 132 multiprocessors
-/// (a sweep3d-200 layer holds at most about 30,000). Measured on an H100
-/// (docs/gpu-cuda.md, 2026-12-06): 396 -> 132 teams of 256 took sweep3d-200
-/// from 9.3 to 8.0-8.7 ms and sweep2d-2000 from 37 to 30 ms, random-2M-10M
-/// and ilu3d-160 unchanged; 66 or 100 teams, or 132 teams of 512 or 896,
-/// were slower. Host backends keep a team per thread.
+/// deep plan's hundreds of layers cheaper; one team of 256 per multiprocessor
+/// covers 33,792 waves per pass on 132 (a sweep3d-200 layer: at most ~30,000).
+/// On an H100 (docs/gpu-cuda.md, 2026-12-06), 396 -> 132 teams of 256: the
+/// sweeps 11-18 % and layered 6-9 % faster, but tree-out-2M 5-6 % slower
+/// (its last layers hold up to 1M waves: three times the passes); 66 or 100
+/// teams, or 132 of 512 or 896, were slower. Host backends keep a team per
+/// thread.
 inline std::uint32_t persistent_walk_league(std::uint32_t resident,
                                             const launch::DeviceLimits& limits) {
   if (limits.multiprocessor_count == 0 || resident <= limits.multiprocessor_count) return resident;
