@@ -75,10 +75,10 @@ struct ResidentShape {
 /// one thread on host backends.
 template <class ExecSpace, class Kernel>
 ResidentShape resident_team_shape(const ExecSpace& space, const Kernel& kernel,
-                                  int device_team_size) {
+                                  int device_team_size, const DeviceLimits& limits) {
   ResidentShape shape;
   shape.team_size = clamped_team_size(space, kernel, device_team_size);
-  shape.league = resident_teams(space, kernel, shape.team_size, DeviceLimits::query(space));
+  shape.league = resident_teams(space, kernel, shape.team_size, limits);
   return shape;
 }
 
