@@ -191,6 +191,46 @@ TEST(Planner, LayoutFromLevelsIsAStableSortWithOffsets) {
   }
 }
 
+// One pass of the device's tiled sort (a team per tile, bitmask ranks in a
+// round), run on every backend (a host team is one thread), against a host
+// std::stable_sort by the pass's digit: from the identity and from a
+// shuffled order, for tiles that end inside a round and passes of 1, 3, 20
+// and 256 digits.
+TEST(Planner, TiledLevelSortPassIsStable) {
+  using Ordinal = std::uint32_t;
+  using Space = TEST_EXECSPACE;
+  using View = Kokkos::View<Ordinal*, Space::memory_space>;
+  for (const std::size_t digits : {std::size_t(1), std::size_t(3), std::size_t(20), std::size_t(256)}) {
+    for (const std::size_t n : {std::size_t(1), std::size_t(300), std::size_t(4097), std::size_t(70001)}) {
+      for (const bool identity : {true, false}) {
+        const unsigned shift = 8;
+        std::vector<Ordinal> level(n), src(n);
+        for (std::size_t w = 0; w < n; ++w) {
+          level[w] = Ordinal(((w * 2654435761u) % digits) << shift | (w % 7));
+          src[w] = Ordinal(identity ? w : (w * 7919) % n);
+        }
+        if (!identity && n % 7919 == 0) continue;  // not a permutation
+        std::vector<Ordinal> expected = src;
+        std::stable_sort(expected.begin(), expected.end(), [&](Ordinal a, Ordinal b) {
+          return (level[a] >> shift) < (level[b] >> shift);
+        });
+        const std::size_t counters = digits * ((n + 4095) / 4096);
+        const std::size_t tile = detail::tiled_sort_tile_size(n, digits, counters);
+        const View counts("counts", counters), dst("dst", n);
+        const View device_level = to_device(level, "levels"), device_src = to_device(src, "src");
+        detail::tiled_level_sort_count(Space(), device_level, device_src, identity, n, tile, counts,
+                                       shift, Ordinal(255), digits);
+        detail::exclusive_scan_counts(Space(), counts);
+        detail::tiled_level_sort_place(Space(), device_level, device_src, identity, n, tile,
+                                       counts, dst, shift, Ordinal(255), digits);
+        const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dst);
+        EXPECT_EQ(std::vector<Ordinal>(got.data(), got.data() + n), expected)
+            << digits << " digits, " << n << " waves, " << (identity ? "identity" : "shuffled");
+      }
+    }
+  }
+}
+
 // As many groups as waves: one wave per level (a chain's plan; the levels a
 // shuffle of the ids, 7919 prime to every count) is laid out as the inverse
 // of the levels; where one level holds two waves and another none, the

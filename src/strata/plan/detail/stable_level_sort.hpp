@@ -40,6 +40,7 @@
 
 #include <strata/core/storage.hpp>
 #include <strata/plan/planner_scratch.hpp>
+#include <strata/plan/detail/tiled_level_sort_pass.hpp>
 
 namespace strata::detail {
 
@@ -49,6 +50,20 @@ inline unsigned level_sort_passes(std::uint64_t group_count) {
   if (group_count <= 1) return 0;
   for (std::uint64_t top = group_count - 1; top != 0; top >>= level_sort_radix_bits) ++passes;
   return passes;
+}
+
+/// The exclusive scan of a pass's counters, digit-major (a digit's chunks
+/// or tiles follow one another in position order).
+template <class ExecSpace, class Ordinal>
+void exclusive_scan_counts(const ExecSpace& space,
+                           const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& counts) {
+  Kokkos::parallel_scan(
+      "strata::plan::layout_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t k, scan_value_t<Ordinal>& running, const bool final) {
+        const Ordinal count = counts(k);
+        if (final) counts(k) = Ordinal(running);
+        running += count;
+      });
 }
 
 /// `spare` (wave_count entries) is only read and written when the sort takes
@@ -83,6 +98,8 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
     if (displaced == 0) return;
   }
   const unsigned passes = level_sort_passes(group_count);
+  constexpr bool use_tiles = !Kokkos::SpaceAccessibility<
+      Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
   for (unsigned pass = 0; pass < passes; ++pass) {
     // The last pass must land in waves_out; earlier ones alternate with spare.
@@ -96,6 +113,16 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
     const std::size_t digits =
         pass + 1 < passes ? level_sort_buckets
                           : static_cast<std::size_t>(((group_count - 1) >> shift) + 1);
+    if constexpr (use_tiles) {  // a device: a team per tile (tiled_level_sort_pass.hpp)
+      const std::size_t tile = tiled_sort_tile_size(n, digits, counters.extent(0));
+      const auto counts = prefix(counters, digits * tiled_sort_tiles(n, tile));
+      tiled_level_sort_count(space, level, src, identity_input, n, tile, counts, shift, mask,
+                             digits);
+      exclusive_scan_counts(space, counts);
+      tiled_level_sort_place(space, level, src, identity_input, n, tile, counts, dst, shift, mask,
+                             digits);
+      continue;
+    }
     const std::size_t chunks = level_sort_pass_chunks(space, n, digits);
     const std::size_t chunk_size = (n + chunks - 1) / chunks;
     const auto counts = prefix(counters, digits * chunks);
@@ -113,13 +140,7 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
           }
           for (std::size_t d = 0; d < digits; ++d) counts(d * chunks + c) = mine[d];
         });
-    Kokkos::parallel_scan(
-        "strata::plan::layout_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, counts.extent(0)),
-        KOKKOS_LAMBDA(const std::size_t k, scan_value_t<Ordinal>& running, const bool final) {
-          const Ordinal count = counts(k);
-          if (final) counts(k) = Ordinal(running);
-          running += count;
-        });
+    exclusive_scan_counts(space, counts);
     Kokkos::parallel_for(
         "strata::plan::layout_place", Kokkos::RangePolicy<ExecSpace>(space, 0, chunks),
         KOKKOS_LAMBDA(const std::size_t c) {
