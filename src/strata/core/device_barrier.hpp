@@ -1,7 +1,10 @@
 #pragma once
-// DeviceBarrier: a device-wide barrier for a persistent kernel, shared by the
-// executor (strata/execute/, persistent mode) and any planner step that keeps
-// one launch across layers.
+// DeviceBarrier: a device-wide barrier for a persistent kernel (the
+// executor's persistent mode, strata/execute/). The planner's persistent walk
+// ends its layers without one: a layer's end there is also the count of the
+// waves it released, so one tally word counts the teams in and places those
+// waves in the same atomic (plan/detail/persistent_layers.hpp); it keeps
+// this barrier's spin limit.
 //
 // Contract
 //  * Participants: exactly `participants` (< 2^32) callers per episode: the teams of a
