@@ -19,7 +19,7 @@
 // that a mask is cleared while the other is filled. A pass over 8M waves in
 // one thread per 1024-wave chunk kept 7,813 threads busy with a dependent
 // walk through local-memory counters (0.75 ms per placement pass on an
-// H100, docs/gpu-cuda.md); here it is 2,048 teams of coalesced work.
+// H100, docs/gpu-cuda.md); here it is 1,954 teams of 256 with coalesced loads.
 #include <cstddef>
 #include <cstdint>
 
