@@ -200,8 +200,8 @@ TEST(Planner, TiledLevelSortPassIsStable) {
   using Ordinal = std::uint32_t;
   using Space = TEST_EXECSPACE;
   using View = Kokkos::View<Ordinal*, Space::memory_space>;
-  for (const std::size_t digits : {std::size_t(1), std::size_t(3), std::size_t(20), std::size_t(256)}) {
-    for (const std::size_t n : {std::size_t(1), std::size_t(300), std::size_t(4097), std::size_t(70001)}) {
+  for (const std::size_t digits : {1, 3, 20, 256}) {
+    for (const std::size_t n : {1, 300, 4097, 70001}) {
       for (const bool identity : {true, false}) {
         const unsigned shift = 8;
         std::vector<Ordinal> level(n), src(n);
@@ -632,8 +632,8 @@ TEST(PlannerModes, ForcedDenseOnADeepGraphStaysBounded) {
   EXPECT_EQ(stats.dense_budget_spent_at_layer, 0u);
 }
 
-// Persistent: every layer in one launch of a co-resident league with a
-// device-wide barrier between layers; the same plan as the reference.
+// Persistent: every layer in one launch of a co-resident league, the teams
+// meeting on a tally word between layers; the same plan as the reference.
 TEST(PlannerModes, PersistentRunsEveryLayerInOneLaunch) {
   const auto limits = launch::DeviceLimits::query(TEST_EXECSPACE());
   // The fan-out's hub releases 5,000 targets from one thread: all but
