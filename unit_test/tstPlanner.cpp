@@ -200,8 +200,8 @@ TEST(Planner, TiledLevelSortPassIsStable) {
   using Ordinal = std::uint32_t;
   using Space = TEST_EXECSPACE;
   using View = Kokkos::View<Ordinal*, Space::memory_space>;
-  for (const std::size_t digits : {1, 3, 20, 256}) {
-    for (const std::size_t n : {1, 300, 4097, 70001}) {
+  for (const std::size_t digits : {std::size_t(1), std::size_t(3), std::size_t(20), std::size_t(256)}) {
+    for (const std::size_t n : {std::size_t(1), std::size_t(300), std::size_t(4097), std::size_t(70001)}) {
       for (const bool identity : {true, false}) {
         const unsigned shift = 8;
         std::vector<Ordinal> level(n), src(n);
