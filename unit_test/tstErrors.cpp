@@ -88,7 +88,13 @@ TEST(Errors, ExecutorKindsNameTheWaveOrTheLeague) {
   EXPECT_EQ(league.requested(), 1000u);
   EXPECT_EQ(league.available(), 264u);
   EXPECT_EQ(league.field(), "Cuda");
-  for (const PlanError& e : {fault, limit, league})
+  const PlanError stalled = PlanError::persistent_walk_stalled(132, 256, "Cuda");
+  EXPECT_EQ(stalled.kind(), ErrorKind::NotCoResident);
+  EXPECT_EQ(stalled.requested(), 132u);
+  EXPECT_EQ(stalled.available(), 132u);
+  EXPECT_EQ(stalled.field(), "Cuda");
+  EXPECT_NE(std::string(stalled.what()).find("PlanMode::Sparse"), std::string::npos);
+  for (const PlanError& e : {fault, limit, league, stalled})
     EXPECT_NE(std::string(e.what()).find(". Fix: "), std::string::npos) << e.what();
   // Appended after InsufficientRanks: 1..13 unchanged.
   EXPECT_EQ(static_cast<int>(ErrorKind::WaveFaulted), 14);
@@ -105,7 +111,8 @@ TEST(Errors, FieldsRebuildTheSameError) {
         PlanError::insufficient_ranks(3, 1, 99), PlanError::memory_constrained(10, 5),
         PlanError::storage_reserve_failed("x", 4, "oom"), PlanError::invalid_task_state(2, 9),
         PlanError::wave_faulted(5), PlanError::requeue_limit(6, 3),
-        PlanError::not_co_resident(9, 1, 2, "OpenMP")}) {
+        PlanError::not_co_resident(9, 1, 2, "OpenMP"),
+        PlanError::persistent_walk_stalled(4, 1, "OpenMP")}) {
     const PlanError copy = PlanError::from_fields(e.fields());
     EXPECT_EQ(copy.kind(), e.kind());
     EXPECT_STREQ(copy.what(), e.what());

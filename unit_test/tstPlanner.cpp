@@ -215,14 +215,20 @@ TEST(Planner, TiledLevelSortPassIsStable) {
           return (level[a] >> shift) < (level[b] >> shift);
         });
         const std::size_t counters = digits * ((n + 4095) / 4096);
-        const std::size_t tile = detail::tiled_sort_tile_size(n, digits, counters);
-        const View counts("counts", counters), dst("dst", n);
-        const View device_level = to_device(level, "levels"), device_src = to_device(src, "src");
-        detail::tiled_level_sort_count(Space(), device_level, device_src, identity, n, tile, counts,
-                                       shift, Ordinal(255), digits);
-        detail::exclusive_scan_counts(Space(), counts);
-        detail::tiled_level_sort_place(Space(), device_level, device_src, identity, n, tile,
-                                       counts, dst, shift, Ordinal(255), digits);
+        const View dst("dst", n);
+        detail::TiledSortPass<Space, Ordinal> pass;
+        pass.level = to_device(level, "levels");
+        pass.src = to_device(src, "src");
+        pass.identity_input = identity;
+        pass.n = n;
+        pass.tile = detail::tiled_sort_tile_size(n, digits, counters);
+        pass.counts = View("counts", counters);
+        pass.shift = shift;
+        pass.mask = Ordinal(255);
+        pass.digits = digits;
+        pass.count(Space());
+        detail::exclusive_scan_counts(Space(), pass.counts);
+        pass.place(Space(), dst);
         const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dst);
         EXPECT_EQ(std::vector<Ordinal>(got.data(), got.data() + n), expected)
             << digits << " digits, " << n << " waves, " << (identity ? "identity" : "shuffled");

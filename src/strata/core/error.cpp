@@ -222,6 +222,22 @@ PlanError PlanError::not_co_resident(std::uint64_t league, std::uint64_t team_si
   return e;
 }
 
+PlanError PlanError::persistent_walk_stalled(std::uint64_t league, std::uint64_t team_size,
+                                             std::string backend) {
+  PlanError e(ErrorKind::NotCoResident,
+              prefixed(ErrorKind::NotCoResident,
+                       "the planner's persistent walk (" + std::to_string(league) + " teams of " +
+                           std::to_string(team_size) + " threads on " + backend +
+                           ", all running at its start) waited past its bound for a team that "
+                           "made no progress, and gave up. Fix: plan with PlanOptions::mode = "
+                           "PlanMode::Sparse or layers_per_sync > 1 (no persistent walk), and "
+                           "report the graph: no input is known to reach this."));
+  e.requested_ = league;
+  e.available_ = league;
+  e.field_ = std::move(backend);
+  return e;
+}
+
 PlanError PlanError::rank_timeout(std::string call, std::uint64_t seconds, int rank) {
   PlanError e(ErrorKind::RankTimeout,
               prefixed(ErrorKind::RankTimeout,

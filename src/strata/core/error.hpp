@@ -65,6 +65,12 @@ class PlanError : public std::runtime_error {
   static PlanError requeue_limit(std::uint64_t wave, std::uint64_t bound);
   static PlanError not_co_resident(std::uint64_t league, std::uint64_t team_size,
                                    std::uint64_t available, std::string backend);
+  /// The planner's persistent walk (kind NotCoResident): every team of its
+  /// `league` of `team_size` threads was running at its start, yet one of its
+  /// bounded waits ran out (requested() and available() are the league,
+  /// field() the backend).
+  static PlanError persistent_walk_stalled(std::uint64_t league, std::uint64_t team_size,
+                                           std::string backend);
   /// `rank` waited `seconds` in the MPI call `call` for the other ranks (field(): the
   /// call, requested(): the seconds).
   static PlanError rank_timeout(std::string call, std::uint64_t seconds, int rank);

@@ -275,8 +275,8 @@ struct PersistentStep {
                       words);
     space.fence();
     if (last[abort_word] != 0)  // a wait ran out: some team never progressed
-      throw PlanError::not_co_resident(shape.league, std::uint64_t(shape.team_size), shape.league,
-                                       ExecSpace::name());
+      throw PlanError::persistent_walk_stalled(shape.league, std::uint64_t(shape.team_size),
+                                               ExecSpace::name());
     s.stats.persistent = true;
     s.stats.persistent_from_layer = s.layer;
     s.stats.persistent_teams = shape.league;

@@ -98,8 +98,6 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
     if (displaced == 0) return;
   }
   const unsigned passes = level_sort_passes(group_count);
-  constexpr bool use_tiles = !Kokkos::SpaceAccessibility<
-      Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
   for (unsigned pass = 0; pass < passes; ++pass) {
     // The last pass must land in waves_out; earlier ones alternate with spare.
@@ -113,14 +111,20 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
     const std::size_t digits =
         pass + 1 < passes ? level_sort_buckets
                           : static_cast<std::size_t>(((group_count - 1) >> shift) + 1);
-    if constexpr (use_tiles) {  // a device: a team per tile (tiled_level_sort_pass.hpp)
-      const std::size_t tile = tiled_sort_tile_size(n, digits, counters.extent(0));
-      const auto counts = prefix(counters, digits * tiled_sort_tiles(n, tile));
-      tiled_level_sort_count(space, level, src, identity_input, n, tile, counts, shift, mask,
-                             digits);
-      exclusive_scan_counts(space, counts);
-      tiled_level_sort_place(space, level, src, identity_input, n, tile, counts, dst, shift, mask,
-                             digits);
+    if constexpr (!launch::is_host_backend_v<ExecSpace>) {  // a team per tile (tiled_level_sort_pass.hpp)
+      TiledSortPass<ExecSpace, Ordinal> p;
+      p.level = level;
+      p.src = src;
+      p.identity_input = identity_input;
+      p.n = n;
+      p.tile = tiled_sort_tile_size(n, digits, counters.extent(0));
+      p.counts = prefix(counters, digits * tiled_sort_tiles(n, p.tile));
+      p.shift = shift;
+      p.mask = mask;
+      p.digits = digits;
+      p.count(space);
+      exclusive_scan_counts(space, p.counts);
+      p.place(space, dst);
       continue;
     }
     const std::size_t chunks = level_sort_pass_chunks(space, n, digits);

@@ -25,6 +25,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/launch/resident_teams.hpp>  // is_host_backend_v
 
 namespace strata::detail {
 
@@ -59,121 +60,128 @@ inline std::size_t tiled_sort_tiles(std::size_t n, std::size_t tile) { return (n
 /// host backend (whose pass is the chunked one; this form serves its tests).
 template <class ExecSpace>
 constexpr int tiled_sort_team() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible
-             ? 1
-             : tiled_sort_team_size;
+  return launch::is_host_backend_v<ExecSpace> ? 1 : tiled_sort_team_size;
 }
 
-/// Count phase of a pass: counts(digit * tiles + tile) = the tile's waves
-/// with that digit, for the digit (level(w) >> shift) & mask of each w in
-/// src (or the identity 0..n-1 when `identity_input`), every digit below
-/// `digits`.
+/// One pass: the waves of `src` (or the identity 0..n-1 when
+/// `identity_input`) by the digit (level(w) >> shift) & mask, every digit
+/// below `digits`, in tiles of `tile` positions; `counts` holds digits x
+/// tiles counters. count(), then exclusive_scan_counts(counts), then place().
 template <class ExecSpace, class Ordinal>
-void tiled_level_sort_count(const ExecSpace& space,
-                            const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
-                            const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& src,
-                            bool identity_input, std::size_t n, std::size_t tile,
-                            const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& counts,
-                            unsigned shift, Ordinal mask, std::size_t digits) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  using Counts = Kokkos::View<Ordinal*, typename ExecSpace::scratch_memory_space,
-                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  const std::size_t tiles = tiled_sort_tiles(n, tile);
-  Kokkos::parallel_for(
-      "strata::plan::layout_count_tiles",
-      Policy(space, static_cast<int>(tiles), tiled_sort_team<ExecSpace>())
-          .set_scratch_size(0, Kokkos::PerTeam(Counts::shmem_size(digits))),
-      KOKKOS_LAMBDA(const Member& m) {
-        const Counts hist(m.team_scratch(0), digits);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, digits),
-                             [&](const std::size_t d) { hist(d) = Ordinal(0); });
-        m.team_barrier();
-        const std::size_t lo = std::size_t(m.league_rank()) * tile;
-        const std::size_t hi = lo + tile < n ? lo + tile : n;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, lo, hi), [&](const std::size_t i) {
-          const Ordinal w = identity_input ? Ordinal(i) : src(i);
-          Kokkos::atomic_add(&hist((level(w) >> shift) & mask), Ordinal(1));
-        });
-        m.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, digits), [&](const std::size_t d) {
-          counts(d * tiles + std::size_t(m.league_rank())) = hist(d);
-        });
-      });
-}
-
-/// Place phase of a pass, after the exclusive digit-major scan of `counts`:
-/// dst = the waves of src (or the identity) stably ordered by digit.
-template <class ExecSpace, class Ordinal>
-void tiled_level_sort_place(const ExecSpace& space,
-                            const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& level,
-                            const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& src,
-                            bool identity_input, std::size_t n, std::size_t tile,
-                            const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& counts,
-                            const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& dst,
-                            unsigned shift, Ordinal mask, std::size_t digits) {
+struct TiledSortPass {
+  using View = Kokkos::View<Ordinal*, typename ExecSpace::memory_space>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Shared = typename ExecSpace::scratch_memory_space;
   using Counts = Kokkos::View<Ordinal*, Shared, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using Masks = Kokkos::View<std::uint32_t*, Shared, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  const std::size_t tiles = tiled_sort_tiles(n, tile);
-  const int team = tiled_sort_team<ExecSpace>();
-  const int words_hint = (team + 31) / 32;
-  const std::size_t shared = Counts::shmem_size(digits) +
-                             Masks::shmem_size(2 * digits * std::size_t(words_hint));
-  Kokkos::parallel_for(
-      "strata::plan::layout_place_tiles",
-      Policy(space, static_cast<int>(tiles), team).set_scratch_size(0, Kokkos::PerTeam(shared)),
-      KOKKOS_LAMBDA(const Member& m) {
-        const std::size_t size = std::size_t(m.team_size());
-        const std::size_t words = (size + 31) / 32;  // words_hint
-        const Counts next(m.team_scratch(0), digits);
-        const Masks masks(m.team_scratch(0), 2 * digits * words);
-        const std::size_t t = std::size_t(m.team_rank());
-        const std::size_t lo = std::size_t(m.league_rank()) * tile;
-        const std::size_t hi = lo + tile < n ? lo + tile : n;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, digits), [&](const std::size_t d) {
-          next(d) = counts(d * tiles + std::size_t(m.league_rank()));
+
+  View level;
+  View src;
+  bool identity_input = false;
+  std::size_t n = 0;
+  std::size_t tile = tiled_sort_min_tile;
+  View counts;
+  unsigned shift = 0;
+  Ordinal mask = 0;
+  std::size_t digits = 1;
+
+  std::size_t tiles() const { return tiled_sort_tiles(n, tile); }
+
+  /// counts(digit * tiles + tile) = the tile's waves with that digit.
+  void count(const ExecSpace& space) const {
+    const TiledSortPass p = *this;
+    const std::size_t tiles = p.tiles();
+    Kokkos::parallel_for(
+        "strata::plan::layout_count_tiles",
+        Policy(space, static_cast<int>(tiles), tiled_sort_team<ExecSpace>())
+            .set_scratch_size(0, Kokkos::PerTeam(Counts::shmem_size(p.digits))),
+        KOKKOS_LAMBDA(const Member& m) {
+          const Counts hist(m.team_scratch(0), p.digits);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, p.digits),
+                               [&](const std::size_t d) { hist(d) = Ordinal(0); });
+          m.team_barrier();
+          const std::size_t lo = std::size_t(m.league_rank()) * p.tile;
+          const std::size_t hi = lo + p.tile < p.n ? lo + p.tile : p.n;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, lo, hi), [&](const std::size_t i) {
+            Kokkos::atomic_add(&hist(p.digit_at(i)), Ordinal(1));
+          });
+          m.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, p.digits), [&](const std::size_t d) {
+            p.counts(d * tiles + std::size_t(m.league_rank())) = hist(d);
+          });
         });
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 2 * digits * words),
-                             [&](const std::size_t k) { masks(k) = 0u; });
-        m.team_barrier();
-        const std::size_t word = t / 32;
-        const std::uint32_t bit = std::uint32_t(1) << (t % 32);
-        // hi - lo <= tile, a multiple of the team: the same round count for every thread.
-        const std::size_t rounds = (hi - lo + size - 1) / size;
-        for (std::size_t r = 0; r < rounds; ++r) {
-          const std::size_t i = lo + r * size + t;
-          const std::size_t buffer = (r % 2) * digits * words;  // this round's masks
-          Ordinal w = 0;
-          std::size_t d = 0;
-          if (i < hi) {
-            w = identity_input ? Ordinal(i) : src(i);
-            d = std::size_t((level(w) >> shift) & mask);
-            Kokkos::atomic_fetch_or(&masks(buffer + d * words + word), bit);
-          }
+  }
+
+  /// After the exclusive digit-major scan of `counts`: dst = the waves
+  /// stably ordered by digit.
+  void place(const ExecSpace& space, const View& dst) const {
+    const TiledSortPass p = *this;
+    const std::size_t tiles = p.tiles();
+    const int team = tiled_sort_team<ExecSpace>();
+    const std::size_t words = (std::size_t(team) + 31) / 32;  // mask words per digit
+    const std::size_t shared =
+        Counts::shmem_size(p.digits) + Masks::shmem_size(2 * p.digits * words);
+    Kokkos::parallel_for(
+        "strata::plan::layout_place_tiles",
+        Policy(space, static_cast<int>(tiles), team).set_scratch_size(0, Kokkos::PerTeam(shared)),
+        KOKKOS_LAMBDA(const Member& m) {
+          const std::size_t size = std::size_t(m.team_size());
+          const Counts next(m.team_scratch(0), p.digits);
+          const Masks masks(m.team_scratch(0), 2 * p.digits * words);
+          const std::size_t t = std::size_t(m.team_rank());
+          const std::size_t lo = std::size_t(m.league_rank()) * p.tile;
+          const std::size_t hi = lo + p.tile < p.n ? lo + p.tile : p.n;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, p.digits), [&](const std::size_t d) {
+            next(d) = p.counts(d * tiles + std::size_t(m.league_rank()));
+          });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 2 * p.digits * words),
+                               [&](const std::size_t k) { masks(k) = 0u; });
           m.team_barrier();
-          bool last = false;
-          Ordinal base = 0;
-          int below = 0;
-          if (i < hi) {
-            const std::size_t row = buffer + d * words;
-            for (std::size_t q = 0; q < word; ++q) below += popcount32(masks(row + q));
-            const std::uint32_t mine = masks(row + word);
-            below += popcount32(mine & (bit - 1u));
-            last = (mine & ~((bit - 1u) | bit)) == 0u;
-            for (std::size_t q = word + 1; last && q < words; ++q) last = masks(row + q) == 0u;
-            base = next(d);
-            dst(base + Ordinal(below)) = w;
+          const std::size_t word = t / 32;
+          const std::uint32_t bit = std::uint32_t(1) << (t % 32);
+          // hi - lo <= tile, a multiple of the team: the same round count for every thread.
+          const std::size_t rounds = (hi - lo + size - 1) / size;
+          for (std::size_t r = 0; r < rounds; ++r) {
+            const std::size_t i = lo + r * size + t;
+            const std::size_t buffer = (r % 2) * p.digits * words;  // this round's masks
+            Ordinal w = 0;
+            std::size_t d = 0;
+            if (i < hi) {
+              w = p.wave_at(i);
+              d = p.digit_of(w);
+              Kokkos::atomic_fetch_or(&masks(buffer + d * words + word), bit);
+            }
+            m.team_barrier();
+            bool last = false;
+            Ordinal base = 0;
+            int below = 0;
+            if (i < hi) {
+              const std::size_t row = buffer + d * words;
+              for (std::size_t q = 0; q < word; ++q) below += popcount32(masks(row + q));
+              const std::uint32_t mine = masks(row + word);
+              below += popcount32(mine & (bit - 1u));
+              last = (mine & ~((bit - 1u) | bit)) == 0u;
+              for (std::size_t q = word + 1; last && q < words; ++q) last = masks(row + q) == 0u;
+              base = next(d);
+              dst(base + Ordinal(below)) = w;
+            }
+            m.team_barrier();
+            if (last) {  // the digit's highest thread of the round
+              next(d) = base + Ordinal(below + 1);
+              for (std::size_t q = 0; q < words; ++q) masks(buffer + d * words + q) = 0u;
+            }
           }
-          m.team_barrier();
-          if (last) {  // the digit's highest thread of the round
-            next(d) = base + Ordinal(below + 1);
-            for (std::size_t q = 0; q < words; ++q) masks(buffer + d * words + q) = 0u;
-          }
-        }
-      });
-}
+        });
+  }
+
+  KOKKOS_INLINE_FUNCTION Ordinal wave_at(std::size_t i) const {
+    return identity_input ? Ordinal(i) : src(i);
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t digit_of(Ordinal w) const {
+    return std::size_t((level(w) >> shift) & mask);
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t digit_at(std::size_t i) const { return digit_of(wave_at(i)); }
+};
 
 }  // namespace strata::detail
