@@ -173,6 +173,15 @@ TEST(MatrixMarket, FormatFromTheBannerAndStreams) {
   } catch (const PlanError& e) {
     EXPECT_EQ(e.message(), "not a text Matrix Market file: NUL byte at byte 14");
   }
+  // Binary data whose first byte is '%' but that has no banner (as 1 in 256
+  // reads of /dev/urandom do) is named by the edge-list text, every time.
+  std::istringstream percent_binary(std::string("%\x93\x01\0", 4));
+  try {
+    io::read_graph(percent_binary, "<stdin>");
+    ADD_FAILURE();
+  } catch (const PlanError& e) {
+    EXPECT_EQ(e.message(), "not a text edge list: NUL byte at byte 3");
+  }
 }
 
 // Differential: an ILU pattern written as Matrix Market (with its diagonal,

@@ -130,7 +130,10 @@ void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t fi
   std::uint64_t line = first_line;
   for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n';
   const std::string where = ": NUL byte at byte " + std::to_string(offset + at);
-  if (offset == 0 && detect_graph_format(text) == GraphFormat::MatrixMarket)
+  // Named Matrix Market only where the banner itself is there: binary data
+  // whose first byte happens to be '%' (1 in 256 of /dev/urandom's reads) is
+  // not a Matrix Market file anyone meant.
+  if (offset == 0 && starts_with_matrix_market_banner(text))
     throw PlanError::parse_error(source, line, "not a text Matrix Market file" + where,
                                  "give a text file in the Matrix Market coordinate format "
                                  "('%%MatrixMarket matrix coordinate ...'), not binary data");

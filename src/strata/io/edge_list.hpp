@@ -54,8 +54,8 @@ namespace detail {
 /// Text holds no NUL byte: throws ParseError "not a text edge list: NUL byte
 /// at byte OFFSET+i" (line: `first_line` plus the newlines before it) for the
 /// first NUL in `text`, the input's bytes from `offset` on ("not a text
-/// Matrix Market file" when `offset` is 0 and `text` starts as one, see
-/// graph_format.hpp).
+/// Matrix Market file" when `offset` is 0 and `text` starts with the
+/// "%%MatrixMarket" banner).
 void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t first_line,
                    const std::string& source);
 }  // namespace detail

@@ -18,6 +18,13 @@ inline const char* graph_format_name(GraphFormat format) {
   return format == GraphFormat::MatrixMarket ? "Matrix Market" : "edge list";
 }
 
+/// `text` starts, after white space, with the banner's "%%MatrixMarket".
+inline bool starts_with_matrix_market_banner(std::string_view text) {
+  constexpr std::string_view banner = "%%MatrixMarket";
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text.substr(first, banner.size()) == banner;
+}
+
 /// The format of `text` (the input's first bytes are enough; `path` may be empty).
 inline GraphFormat detect_graph_format(std::string_view text, std::string_view path = {}) {
   // (found by fuzz_matrix_market: "\t%%MatrixMarket ..." was read as an edge list)

@@ -6,7 +6,7 @@
 // budget; a pipe, a device, standard input or a file of unknown size is read
 // in chunks and stopped at the budget. Input holding a NUL byte is not text:
 // ParseError "not a text edge list" (or "not a text Matrix Market file",
-// from the input's first byte, see graph_format.hpp) at that byte
+// where the input starts with the "%%MatrixMarket" banner) at that byte
 // (/dev/zero, /dev/urandom, a binary file), and a stream stops at the first
 // chunk holding one. A directory or an unreadable path is IoError; a budget
 // exceeded is MemoryConstrained{bytes, budget}; a failed allocation is
