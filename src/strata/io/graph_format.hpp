@@ -18,18 +18,23 @@ inline const char* graph_format_name(GraphFormat format) {
   return format == GraphFormat::MatrixMarket ? "Matrix Market" : "edge list";
 }
 
+/// `text` from its first byte that is not white space on (empty if none):
+/// where both rules below look.
+inline std::string_view after_leading_blanks(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first == std::string_view::npos ? std::string_view() : text.substr(first);
+}
+
 /// `text` starts, after white space, with the banner's "%%MatrixMarket".
 inline bool starts_with_matrix_market_banner(std::string_view text) {
   constexpr std::string_view banner = "%%MatrixMarket";
-  const auto first = text.find_first_not_of(" \t\r\n");
-  return first != std::string_view::npos && text.substr(first, banner.size()) == banner;
+  return after_leading_blanks(text).substr(0, banner.size()) == banner;
 }
 
 /// The format of `text` (the input's first bytes are enough; `path` may be empty).
 inline GraphFormat detect_graph_format(std::string_view text, std::string_view path = {}) {
   // (found by fuzz_matrix_market: "\t%%MatrixMarket ..." was read as an edge list)
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && text[first] == '%') return GraphFormat::MatrixMarket;
+  if (after_leading_blanks(text).substr(0, 1) == "%") return GraphFormat::MatrixMarket;
   constexpr std::string_view mtx = ".mtx";
   if (path.size() >= mtx.size() && path.substr(path.size() - mtx.size()) == mtx)
     return GraphFormat::MatrixMarket;
