@@ -166,22 +166,24 @@ TEST(MatrixMarket, FormatFromTheBannerAndStreams) {
   } catch (const PlanError& e) {
     EXPECT_NE(std::string(e.what()).find("banner"), std::string::npos) << e.what();
   }
-  std::istringstream binary(std::string("%%MatrixMarket\0", 15));
-  try {
-    io::read_graph(binary, "<stdin>");
-    ADD_FAILURE();
-  } catch (const PlanError& e) {
-    EXPECT_EQ(e.message(), "not a text Matrix Market file: NUL byte at byte 14");
-  }
-  // Binary data whose first byte is '%' but that has no banner (as 1 in 256
-  // reads of /dev/urandom do) is named by the edge-list text, every time.
-  std::istringstream percent_binary(std::string("%\x93\x01\0", 4));
-  try {
-    io::read_graph(percent_binary, "<stdin>");
-    ADD_FAILURE();
-  } catch (const PlanError& e) {
-    EXPECT_EQ(e.message(), "not a text edge list: NUL byte at byte 3");
-  }
+  // binary input read from a stream: the message of the error it gives
+  const auto stream_failure = [](const std::string& bytes) {
+    std::istringstream stream(bytes);
+    try {
+      io::read_graph(stream, "<stdin>");
+    } catch (const PlanError& e) {
+      return e.message();
+    }
+    ADD_FAILURE() << "no error for binary input of " << bytes.size() << " bytes";
+    return std::string();
+  };
+  EXPECT_EQ(stream_failure(std::string("%%MatrixMarket\0", 15)),
+            "not a text Matrix Market file: NUL byte at byte 14");
+  // Binary data whose first byte is '%' but that has no banner (as about 1
+  // in 256 reads of /dev/urandom do) is named by the edge-list text, every
+  // time.
+  EXPECT_EQ(stream_failure(std::string("%\x93\x01\0", 4)),
+            "not a text edge list: NUL byte at byte 3");
 }
 
 // Differential: an ILU pattern written as Matrix Market (with its diagonal,
