@@ -4,7 +4,7 @@
 // persistent step, against what it replaces: one queued kernel launch per
 // group (the layered mode, the planner's paced steps). Same run, same device.
 //
-//   barrier   one launch of a co-resident league (launch::resident_teams)
+//   barrier   one launch of a co-resident league (resident_teams)
 //             that passes E barrier episodes; each episode's completion
 //             function bumps a counter, which is checked afterwards
 //   launches  E empty TeamPolicy kernels of the same league queued on the
@@ -25,9 +25,9 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/device_barrier.hpp>
+#include <strata/core/device_limits.hpp>
 #include <strata/core/league_rendezvous.hpp>
-#include <strata/launch/device_limits.hpp>
-#include <strata/launch/resident_teams.hpp>
+#include <strata/core/resident_teams.hpp>
 
 #include "bench_support.hpp"
 
@@ -82,21 +82,21 @@ int main(int argc, char** argv) {
     }
   }
   const ExecSpace space;
-  const auto limits = strata::launch::DeviceLimits::query(space);
+  const auto limits = strata::DeviceLimits::query(space);
   std::vector<Record> records;
   std::cout << "strata_barrier_bench: " << ExecSpace::name() << ", " << episodes
             << " episodes per launch, medians of " << repetitions << "\n"
             << std::setw(6) << "team" << std::setw(8) << "league" << std::setw(14)
             << "barrier us" << std::setw(14) << "launch us" << std::setw(16)
             << "launch/barrier" << "\n";
-  const int host = strata::launch::is_host_backend_v<ExecSpace> ? 1 : 0;
+  const int host = strata::is_host_backend_v<ExecSpace> ? 1 : 0;
   for (const int wanted_team : {host ? 1 : 32, host ? 2 : 256}) {
     BarrierKernel kernel{strata::DeviceBarrier<MemSpace>("bench::barrier"),
                          strata::LeagueRendezvous<MemSpace>("bench::rendezvous"),
                          Kokkos::View<std::uint64_t, MemSpace>("bench::episodes_seen"), 1,
                          episodes};
     const int team = std::min<int>(wanted_team, static_cast<int>(limits.max_team_size));
-    const std::uint64_t resident = strata::launch::resident_teams(space, kernel, team, limits);
+    const std::uint64_t resident = strata::resident_teams(space, kernel, team, limits);
     std::vector<std::uint64_t> leagues;
     for (std::uint64_t l = 1; l < resident; l = l < 2 ? 2 : l * 4) leagues.push_back(l);
     leagues.push_back(resident);

@@ -463,7 +463,7 @@ ModeResult run_in_csr_mode(const Options& opt, const std::vector<Dep>& host_deps
   if (!planned) {
     r.skipped =
         "n/a: plan_in_edges declined, the graph is deeper than its device pass's budget "
-        "(LaunchPolicy::ticket_depth_budget()); its caller plans the dependency list then";
+        "(PlanPolicy::ticket_depth_budget()); its caller plans the dependency list then";
     return r;
   }
   measure_fresh_plans(opt, peak, opt.profile, r, [&] {

@@ -258,7 +258,7 @@ Runner make_runner(const Options& opt, const Dag& dag, const std::string& method
   const Dag* d = &dag;
   if (is_executor_method(method)) {
     using Executor = strata::Executor<ExecSpace, Ordinal, Offset>;
-    strata::launch::LaunchConfig config;
+    strata::LaunchConfig config;
     if (opt.worker_count != 0) config.worker_count = opt.worker_count;
     std::shared_ptr<Executor> executor;
     r.setup_seconds = seconds_of([&] { executor = std::make_shared<Executor>(space, dag.plan, dag.graph, config); });

@@ -51,7 +51,7 @@ class DifferentialModes : public ::testing::TestWithParam<ModeCase> {
 
 TEST_P(DifferentialModes, PlannerMatchesHostKahnOnGeneratedGraphs) {
   // On a device every plan of a small graph is dozens of launches and host
-  // round trips (the ten modes over 2400 graphs took 305 s on the H200), so a
+  // round trips (the ten modes over the whole corpus take minutes), so a
   // device runs a third of the corpus: still 100 graphs of each of its 8 kinds.
   constexpr bool host_backend =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, TEST_EXECSPACE::memory_space>::accessible;

@@ -29,9 +29,6 @@ namespace {
 
 using Comm = distributed::Communicator;
 
-// 0.2.0's namespace name still names the same entities.
-static_assert(std::is_same_v<strata::dist::Communicator, strata::distributed::Communicator>);
-
 /// Splits n items into `ranks` contiguous parts of uneven sizes (some empty
 /// when `skew`): the global input order is preserved.
 std::vector<std::size_t> split(std::size_t n, int ranks, std::uint64_t skew) {

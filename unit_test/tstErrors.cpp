@@ -55,7 +55,7 @@ TEST(Errors, InsufficientRanksNamesTheRanksNeeded) {
   EXPECT_EQ(e.budget_bytes(), 1024u);
   EXPECT_EQ(std::string(e.what()),
             "InsufficientRanks: distributed planning needs at least 5 ranks for a per-rank budget "
-            "of 1024 bytes but runs on 2. Fix: run with at least 5 ranks or raise --rank-budget.");
+            "of 1024 bytes but runs on 2. Fix: run with at least 5 ranks or raise DistributedOptions::rank_budget_bytes.");
   EXPECT_STREQ(error_kind_name(ErrorKind::InsufficientRanks), "InsufficientRanks");
   EXPECT_EQ(static_cast<int>(ErrorKind::InsufficientRanks), 13);  // appended: 1..12 unchanged
 }

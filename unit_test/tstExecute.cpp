@@ -243,8 +243,8 @@ TicketWave slow_yielding_wave(const Tickets& t, const Case& c) {
   return wave;
 }
 
-launch::LaunchConfig short_budget() {
-  launch::LaunchConfig config;
+LaunchConfig short_budget() {
+  LaunchConfig config;
   config.max_wall_time = std::chrono::microseconds(200);
   return config;
 }
@@ -287,7 +287,7 @@ std::vector<std::uint64_t> corpus_indices() {
 }
 
 TEST(Execute, CorpusEveryWaveOnceAfterItsPredecessorsInEveryMode) {
-  const bool pairs = launch::DeviceLimits::query(Space()).max_team_size >= 2;
+  const bool pairs = DeviceLimits::query(Space()).max_team_size >= 2;
   for (const std::uint64_t index : corpus_indices()) {
     const Case c = make_case(test::corpus_graph(index));
     const auto expected = reference_values(c);
@@ -460,7 +460,7 @@ TEST(Execute, DataflowRunsThreadLevelChainsOnTeamsOfSeveralThreads) {
   const auto expected = reference_values(c);
   RunOptions options;
   options.mode = ExecuteMode::Dataflow;
-  if (launch::is_host_backend_v<Space> && launch::DeviceLimits::query(Space()).max_team_size >= 2)
+  if (is_host_backend_v<Space> && DeviceLimits::query(Space()).max_team_size >= 2)
     options.team_size = 2;
   for (const std::uint64_t yield_mod : {0u, 3u}) {
     SCOPED_TRACE("yield_mod " + std::to_string(yield_mod));
@@ -540,7 +540,7 @@ TEST(Execute, LeagueAboveTheCoResidentBoundIsNotCoResident) {
 TEST(Execute, PersistentRendezvousRunsTheWholeLeagueOrNoTeam) {
   const Case c = make_case(generate::layered(6, 40, 2, 0, true, 7));  // 240 waves, 40 groups
   ASSERT_GE(c.plan.group_count(), 20u);
-  const auto limits = launch::DeviceLimits::query(Space());
+  const auto limits = DeviceLimits::query(Space());
   const std::chrono::nanoseconds timeouts[] = {std::chrono::nanoseconds(1),
                                                std::chrono::microseconds(2),
                                                std::chrono::microseconds(50)};
@@ -589,7 +589,7 @@ TEST(Execute, TaskSnapshotFeedsTheLaunchRequest) {
   Tickets t(c.waves);
   TicketWave wave(t, c);
   wave.spin = 20000;
-  launch::LaunchConfig config;
+  LaunchConfig config;
   config.max_wall_time = std::chrono::microseconds(100);
   Exec exec(Space(), c.plan, c.graph, config);
   RunOptions options;
@@ -602,7 +602,7 @@ TEST(Execute, TaskSnapshotFeedsTheLaunchRequest) {
   for (const auto& task : tasks)
     done += task.state_word == static_cast<std::uint32_t>(TaskState::Completed) ? 1 : 0;
   EXPECT_EQ(done, r.waves_total);
-  const launch::LaunchRequest request = exec.launch_request();
+  const LaunchRequest request = exec.launch_request();
   EXPECT_EQ(request.queue_len, c.waves - done);  // Queued slots are schedulable
 }
 
@@ -634,7 +634,7 @@ TEST(Execute, AutomaticModeFollowsThePlanShape) {
 // fewer participants at the device-wide barrier; the layered mode: fewer
 // teams than a multiprocessor could keep resident).
 TEST(Execute, ThreadLevelTeamsSpreadTheWidestGroupOverTheMultiprocessors) {
-  using execute_detail::lane_team_size;
+  using execute::detail::lane_team_size;
   EXPECT_EQ(lane_team_size(50000, 132), 256);  // 379 per multiprocessor: capped
   EXPECT_EQ(lane_team_size(7500, 132), 64);    // 57 -> two warps
   EXPECT_EQ(lane_team_size(10, 132), 32);      // a warp at least
@@ -653,8 +653,8 @@ TEST(Execute, ThreadLevelTeamsSpreadTheWidestGroupOverTheMultiprocessors) {
     const RunReport r = exec.run(wave, options);
     EXPECT_TRUE(r.complete);
     EXPECT_TRUE(ran_once_in_order(c, outcome_of(t), 0));
-    const launch::DeviceLimits limits = launch::DeviceLimits::query(Space());
-    if (launch::is_host_backend_v<Space>) {
+    const DeviceLimits limits = DeviceLimits::query(Space());
+    if (is_host_backend_v<Space>) {
       EXPECT_EQ(r.team_size, 1);
     } else {
       EXPECT_EQ(r.team_size,
@@ -722,8 +722,8 @@ TEST(DeviceBarrier, EveryRoundSeesEveryTeamsWrites) {
     SCOPED_TRACE(split ? "arrive, then wait" : "arrive_and_wait");
     BarrierRounds k{DeviceBarrier<Mem>("test barrier"), U64View("counts", 200),
                     U64View("completions", 1), U64View("errors", 1), 1, 200, split, constant};
-    const auto limits = launch::DeviceLimits::query(space);
-    k.league = launch::resident_teams(space, k, 1, limits);
+    const auto limits = DeviceLimits::query(space);
+    k.league = resident_teams(space, k, 1, limits);
     if (k.league > 64) k.league = 64;
     k.barrier.reset(space);
     Kokkos::parallel_for(Kokkos::TeamPolicy<Space>(space, static_cast<int>(k.league), 1), k);

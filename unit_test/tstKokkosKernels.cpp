@@ -187,7 +187,7 @@ TEST(KokkosKernelsSptrsv, UnsortedRowsMatchKokkosKernels) {
 
 TEST(KokkosKernelsSptrsv, DeepMatrixMatchesKokkosKernels) {
   // 100 levels of 2 rows (row i waits for row i - 2), deeper than the device
-  // pass's depth budget (LaunchPolicy::ticket_depth_budget()): on a device
+  // pass's depth budget (PlanPolicy::ticket_depth_budget()): on a device
   // the rows are planned as a dependency list instead, with the same result.
   HostCsr a;
   a.rows = 200;
@@ -197,7 +197,7 @@ TEST(KokkosKernelsSptrsv, DeepMatrixMatchesKokkosKernels) {
     a.row_map.push_back(static_cast<int>(a.entries.size()));
   }
   strata_sptrsv_test::assign_values(a);
-  ASSERT_GT(100u, launch::LaunchPolicy::standard().ticket_depth_budget() + 1);
+  ASSERT_GT(100u, PlanPolicy::standard().ticket_depth_budget() + 1);
   expect_both_triangles(a, "two interleaved chains of 100 rows");
 }
 

@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <strata/generate/graph_generators.hpp>
-#include <strata/launch/planner_storage.hpp>
 #include <strata/plan/detail/host_kahn.hpp>  // rule K's parts and outboxes, looked at directly
+#include <strata/plan/planner_storage.hpp>
 #include <strata/plan/reference_kahn.hpp>
 #include <strata/strata.hpp>
 
@@ -216,18 +216,18 @@ TEST(Planner, TiledLevelSortPassIsStable) {
         });
         const std::size_t counters = digits * ((n + 4095) / 4096);
         const View dst("dst", n);
-        detail::TiledSortPass<Space, Ordinal> pass;
+        plan::detail::TiledSortPass<Space, Ordinal> pass;
         pass.level = to_device(level, "levels");
         pass.src = to_device(src, "src");
         pass.identity_input = identity;
         pass.n = n;
-        pass.tile = detail::tiled_sort_tile_size(n, digits, counters);
+        pass.tile = plan::detail::tiled_sort_tile_size(n, digits, counters);
         pass.counts = View("counts", counters);
         pass.shift = shift;
         pass.mask = Ordinal(255);
         pass.digits = digits;
         pass.count(Space());
-        detail::exclusive_scan_counts(Space(), pass.counts);
+        plan::detail::exclusive_scan_counts(Space(), pass.counts);
         pass.place(Space(), dst);
         const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dst);
         EXPECT_EQ(std::vector<Ordinal>(got.data(), got.data() + n), expected)
@@ -407,7 +407,7 @@ TEST(Planner, HostKahnPartsCoverTheWavesInOrder) {
                           4294967296ull, 21474836487ull})
     for (std::uint64_t parts : {1ull, 2ull, 3ull, 7ull, 16ull, 64ull, 127ull}) {
       if (parts > n) continue;
-      const detail::WaveOwners owners(n, parts);
+      const plan::detail::WaveOwners owners(n, parts);
       EXPECT_EQ(owners.begin(0), 0u);
       EXPECT_EQ(owners.begin(parts), n);
       for (std::uint64_t p = 0; p < parts; ++p) {
@@ -439,12 +439,13 @@ TEST(Planner, HostKahnWithTinyOutboxesGivesTheReferenceLevels) {
   Kokkos::View<Ord*, Space::memory_space> remaining("remaining", waves), stash("stash", waves),
       level("level", waves), sizes("sizes", waves);
   count_in_degrees(Space(), graph, remaining);
-  detail::HostKahnBuffers buffers(1, 0);
-  buffers.parts = detail::host_kahn_threads(Space(), waves);
+  plan::detail::HostKahnBuffers buffers(1, 0);
+  buffers.parts = plan::detail::host_kahn_threads(Space(), waves);
   buffers.box_size = 1;
   Kokkos::View<Ord*, Space::memory_space> outbox("outbox", buffers.parts * buffers.parts);
-  const auto walk = detail::host_kahn(Space(), graph, remaining, stash, level, sizes, outbox,
-                                      buffers, /*narrow_frontier=*/8);
+  const auto walk = plan::detail::host_kahn(
+      Space(), graph, plan::detail::host_kahn_views(remaining, stash, level, sizes, outbox),
+      buffers, /*narrow_frontier=*/8);
   const ReferencePlan ref = reference_kahn(waves, deps);
   ASSERT_EQ(walk.groups, ref.group_count()) << g.description;
   EXPECT_EQ(walk.scheduled, waves);
@@ -614,7 +615,7 @@ TEST(PlannerModes, EachForcedModeRunsItsSteps) {
 }
 
 // A forced bottom-up walk scans every wave per layer: on a deep graph its
-// work is bounded by LaunchPolicy::dense_scan_budget graph sizes, after which
+// work is bounded by PlanPolicy::dense_scan_budget graph sizes, after which
 // the layers run top-down (the plan is the same).
 TEST(PlannerModes, ForcedDenseOnADeepGraphStaysBounded) {
   auto chain = generate::chain(20000);
@@ -625,7 +626,7 @@ TEST(PlannerModes, ForcedDenseOnADeepGraphStaysBounded) {
   options.statistics = &stats;
   const auto plan = plan_barriers(TEST_EXECSPACE(), chain.wave_count, cd.data(), cd.size(), options);
   EXPECT_EQ(plan.group_count(), 20000u);
-  const auto budget = launch::LaunchPolicy::standard().dense_scan_budget;
+  const auto budget = PlanPolicy::standard().dense_scan_budget;
   // (waves + edges) * budget scans, one wave-count scan per dense layer.
   EXPECT_EQ(stats.dense_layers, budget * (20000u + 19999u) / 20000u);
   EXPECT_EQ(stats.dense_budget_spent_at_layer, stats.dense_layers);
@@ -641,7 +642,7 @@ TEST(PlannerModes, ForcedDenseOnADeepGraphStaysBounded) {
 // Persistent: every layer in one launch of a co-resident league, the teams
 // meeting on a tally word between layers; the same plan as the reference.
 TEST(PlannerModes, PersistentRunsEveryLayerInOneLaunch) {
-  const auto limits = launch::DeviceLimits::query(TEST_EXECSPACE());
+  const auto limits = DeviceLimits::query(TEST_EXECSPACE());
   // The fan-out's hub releases 5,000 targets from one thread: all but
   // `kept` take a slot of their own on the tally word.
   for (const auto& g : {generate::layered(300, 20, 2, 20, true, 5), generate::sweep3d(12, 10, 8),
@@ -674,13 +675,13 @@ TEST(PlannerModes, PersistentRunsEveryLayerInOneLaunch) {
 }
 
 TEST(PlannerModes, PersistentWalkLeagueIsOneTeamPerMultiprocessorAtMost) {
-  launch::DeviceLimits gpu;
+  DeviceLimits gpu;
   gpu.multiprocessor_count = 132;
-  EXPECT_EQ(detail::persistent_walk_league(396, gpu), 132u);
-  EXPECT_EQ(detail::persistent_walk_league(132, gpu), 132u);
-  EXPECT_EQ(detail::persistent_walk_league(100, gpu), 100u);  // fewer resident: all of them
-  launch::DeviceLimits host;  // no multiprocessors: a team per thread, as resident
-  EXPECT_EQ(detail::persistent_walk_league(16, host), 16u);
+  EXPECT_EQ(plan::detail::persistent_walk_league(396, gpu), 132u);
+  EXPECT_EQ(plan::detail::persistent_walk_league(132, gpu), 132u);
+  EXPECT_EQ(plan::detail::persistent_walk_league(100, gpu), 100u);  // fewer resident: all of them
+  DeviceLimits host;  // no multiprocessors: a team per thread, as resident
+  EXPECT_EQ(plan::detail::persistent_walk_league(16, host), 16u);
 }
 
 TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnlyOnADenseStart) {
@@ -710,7 +711,7 @@ TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnlyOnADenseStart) {
   EXPECT_GE(stats.dense_layers, 1u) << stats.first_decision;
 
   // Half of them sources: a mixed-density start (rule 6) stays top-down, as
-  // the reverse CSR is a second copy of the graph (LaunchPolicy::choose_step).
+  // the reverse CSR is a second copy of the graph (PlanPolicy::choose_step).
   auto wide = generate::layered(50000, 2, 1, 0, true, 9);
   const auto wd = generate::narrowed<std::uint32_t>(wide);
   const auto mixed = plan_barriers(TEST_EXECSPACE(), wide.wave_count, wd.data(), wd.size(), options);
@@ -718,7 +719,7 @@ TEST(PlannerModes, AutomaticFusesADeepChainAndGoesBottomUpOnlyOnADenseStart) {
   EXPECT_EQ(stats.dense_layers, 0u) << stats.first_decision;
 }
 
-// Launch policy rule T: where the ids are a topological order (detected on
+// Planner policy rule T: where the ids are a topological order (detected on
 // the device, in the CSR's count pass or over a given CSR), host backends
 // level the graph in one pass; elsewhere the layers are walked. The plan is
 // the reference's either way.
@@ -796,7 +797,7 @@ std::string plan_outcome(PlanMode mode, PlanStatistics* stats, std::uint64_t n,
   }
 }
 
-// Rule T over a list on few host threads (LaunchPolicy::
+// Rule T over a list on few host threads (PlanPolicy::
 // check_while_levelling): the level pass checks the list as it reads it
 // instead of a validation pass first. A list that breaks the bet at its last
 // dependency (out of order, outside the graph, a self dependency, a backward
@@ -806,7 +807,7 @@ TEST(PlannerModes, OrderedListsAreCheckedWhileLevelled) {
   using Space = TEST_EXECSPACE;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible;
   const bool checked =
-      host && launch::LaunchPolicy::standard().check_while_levelling(
+      host && PlanPolicy::standard().check_while_levelling(
                   std::uint64_t(Space().concurrency()));
   const auto sweep = generate::sweep3d(10, 9, 7);
   const auto base = generate::narrowed<std::uint32_t>(sweep);
@@ -843,7 +844,7 @@ TEST(PlannerModes, OrderedListsAreCheckedWhileLevelled) {
   }
 }
 
-// Rule T over a caller's CSR on few host threads (LaunchPolicy::
+// Rule T over a caller's CSR on few host threads (PlanPolicy::
 // check_while_levelling): the level pass checks each target above its row as
 // it reads it, instead of a reduction over the CSR first. A CSR that breaks
 // the bet late (one backward edge in row 620 of 630), or whose backward edge
@@ -853,7 +854,7 @@ TEST(PlannerModes, CallerCsrIsCheckedWhileLevelled) {
   using Space = TEST_EXECSPACE;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible;
   const bool checked =
-      host && launch::LaunchPolicy::standard().check_while_levelling(
+      host && PlanPolicy::standard().check_while_levelling(
                   std::uint64_t(Space().concurrency()));
   const auto sweep = generate::sweep3d(10, 9, 7);  // id = x + 10 y + 90 z
   const auto base = generate::narrowed<std::uint32_t>(sweep);
@@ -905,7 +906,7 @@ std::vector<std::uint64_t> reference_levels(const ReferencePlan& ref, std::uint6
   return level;
 }
 
-// Rule T's pass over a CSR (detail::csr_push_levels), one byte wide first
+// Rule T's pass over a CSR (plan::detail::csr_push_levels), one byte wide first
 // where it is lent a byte per wave: the levels and the waves per level equal
 // the reference's and the full-width pass's, checked or not, on every
 // backend — a shallow sweep (stays narrow), a fan-out, a chain (level 255 at
@@ -946,9 +947,9 @@ TEST(PlannerModes, CsrPushLevelsOneByteWideFirstEqualTheReference) {
         for (const bool narrow_first : {true, false}) {
           Kokkos::View<std::uint32_t*, Mem> level("level", g.wave_count), count("count", g.wave_count);
           Kokkos::View<std::uint8_t*, Mem> narrow("narrow", narrow_first ? g.wave_count : 0);
-          const detail::CheckedLevels pass =
-              checked ? detail::csr_push_levels<true>(Space(), graph, level, count, narrow)
-                      : detail::csr_push_levels<false>(Space(), graph, level, count, narrow);
+          const plan::detail::CheckedLevels pass =
+              checked ? plan::detail::csr_push_levels<true>(Space(), graph, level, count, narrow)
+                      : plan::detail::csr_push_levels<false>(Space(), graph, level, count, narrow);
           const std::string how = what + (checked ? ", checked" : "") +
                                   (narrow_first ? ", one byte first" : ", full width");
           if (backward >= 0) {
@@ -970,7 +971,7 @@ TEST(PlannerModes, CsrPushLevelsOneByteWideFirstEqualTheReference) {
 }
 
 // The same through plan_barriers, where the levels outgrow
-// detail::narrow_levels_min_bytes (294,000 waves) and the step lends the
+// plan::detail::narrow_levels_min_bytes (294,000 waves) and the step lends the
 // pass the fill cursor's bytes: topological ids give the reference's plan in
 // one pass; shuffled ids lose the bet after those bytes were written, and
 // the walk that follows gives the reference's plan too.
@@ -978,7 +979,7 @@ TEST(PlannerModes, LevelsStepOneByteWideFirstGivesTheReferencePlan) {
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                                    TEST_EXECSPACE::memory_space>::accessible;
   auto ilu = generate::ilu3d(70, 70, 60, 1);
-  ASSERT_GT(detail::narrow_levels_bytes(ilu.wave_count, sizeof(std::uint32_t)), 0u);
+  ASSERT_GT(plan::detail::narrow_levels_bytes(ilu.wave_count, sizeof(std::uint32_t)), 0u);
   auto shuffled = ilu;
   generate::shuffle_ids(shuffled, 9);
   for (const auto* g : {&ilu, &shuffled}) {
@@ -1039,7 +1040,7 @@ TEST(PlannerModes, TicketOrderedPassLevelsTriangularRows) {
       const auto rm = to_device(row_map, "row_map");
       const auto en = to_device(entries, "entries");
       const char* what = mirrored ? "upper" : "lower";
-      const auto r = detail::pull_ticket_levels(Space(), rm, en, mirrored, level, depth);
+      const auto r = plan::detail::pull_ticket_levels(Space(), rm, en, mirrored, level, depth);
       ASSERT_TRUE(r.finished) << g.description << " " << what;
       EXPECT_EQ(r.groups, ref.group_count()) << g.description;
       const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level);
@@ -1049,11 +1050,11 @@ TEST(PlannerModes, TicketOrderedPassLevelsTriangularRows) {
                         << ", reference " << expected[w];
           break;
         }
-      EXPECT_FALSE(detail::pull_ticket_levels(Space(), rm, en, mirrored, level, depth - 1).finished)
+      EXPECT_FALSE(plan::detail::pull_ticket_levels(Space(), rm, en, mirrored, level, depth - 1).finished)
           << g.description << " " << what;
       // The public seam gives plan_barriers' plan (on every backend; these
       // graphs are within its depth budget).
-      ASSERT_LE(depth, launch::LaunchPolicy::standard().ticket_depth_budget());
+      ASSERT_LE(depth, PlanPolicy::standard().ticket_depth_budget());
       PlannerScratch<Space> scratch;
       const auto seam = plan_in_edges(Space(), rm, en, mirrored, scratch);
       ASSERT_TRUE(seam.has_value()) << g.description;
@@ -1070,7 +1071,7 @@ TEST(PlannerModes, TicketOrderedPassLevelsTriangularRows) {
 TEST(PlannerModes, InEdgePlanGivesUpPastTheDepthBudgetOnDevices) {
   using Mem = TEST_EXECSPACE::memory_space;
   const int n = 200;
-  ASSERT_GT(std::uint64_t(n), launch::LaunchPolicy::standard().ticket_depth_budget() + 1);
+  ASSERT_GT(std::uint64_t(n), PlanPolicy::standard().ticket_depth_budget() + 1);
   std::vector<int> row_map{0}, entries;
   for (int r = 0; r < n; ++r) {
     if (r > 0) entries.push_back(r - 1);
@@ -1111,11 +1112,11 @@ struct WorkingAllocations {
 // plan_in_edges with a reused scratch: planning the same shape again, or a
 // smaller one, allocates nothing wave-sized beside the returned plan — on a
 // host the one-byte levels of its pass included (a matrix whose levels
-// outgrow detail::narrow_levels_min_bytes: 2^18 + 5 rows, row i waiting on
+// outgrow plan::detail::narrow_levels_min_bytes: 2^18 + 5 rows, row i waiting on
 // row i/2, 20 levels) — and keeps the scratch's buffers where they are.
 TEST(PlannerModes, InEdgePlanReusesItsScratchWithoutAllocating) {
   const std::uint64_t n = (std::uint64_t(1) << 18) + 5;
-  ASSERT_GT(detail::narrow_levels_bytes(n, sizeof(std::uint32_t)), 0u);
+  ASSERT_GT(plan::detail::narrow_levels_bytes(n, sizeof(std::uint32_t)), 0u);
   std::vector<std::uint32_t> row_map{0}, entries;
   for (std::uint64_t r = 0; r < n; ++r) {
     if (r > 0) entries.push_back(std::uint32_t(r / 2));
@@ -1226,7 +1227,7 @@ TEST(PlannerModes, InEdgeLevelsOneByteWideFirstEqualTheHostReference) {
         return a;
       };
       struct Levels {
-        detail::CheckedLevels pass;
+        plan::detail::CheckedLevels pass;
         std::vector<std::uint32_t> level, count;
       };
       const auto levels_of = [](const HostCsr& a, bool mirrored, bool by_row,
@@ -1236,8 +1237,12 @@ TEST(PlannerModes, InEdgeLevelsOneByteWideFirstEqualTheHostReference) {
         Kokkos::View<std::uint32_t*, Mem> level("level", std::size_t(a.rows));
         Kokkos::View<std::uint32_t*, Mem> count("count", std::size_t(a.rows));
         Levels out;
-        out.pass = detail::in_edge_levels(Space(), rm, en, mirrored, true, level, count, by_row,
-                                          narrow_min_bytes);
+        plan::detail::InEdgeLevelOptions options;
+        options.mirrored = mirrored;
+        options.require_diagonal = true;
+        options.by_row = by_row;
+        options.narrow_min_bytes = narrow_min_bytes;
+        out.pass = plan::detail::in_edge_levels(Space(), rm, en, level, count, options);
         const auto l = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level);
         const auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), count);
         out.level.assign(l.data(), l.data() + l.extent(0));
@@ -1354,7 +1359,7 @@ TEST(PlannerModes, InEdgePlanChecksRowsOnHosts) {
   // (lower; upper mirrored), so the deepest level is floor(log2(rows - 1))
   // + 1; a wrong-side entry in the last row is still found.
   if constexpr (plan_in_edges_checks_rows<Space>()) {
-    const int n = int(detail::prefetch_min_bytes / sizeof(std::uint32_t)) + 1000;
+    const int n = int(prefetch_min_bytes / sizeof(std::uint32_t)) + 1000;
     for (const bool mirrored : {false, true}) {
       std::vector<int> row_map{0}, entries;
       for (int r = 0; r < n; ++r) {

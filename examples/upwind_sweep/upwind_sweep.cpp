@@ -12,7 +12,7 @@
 // in upwind order) in every execution mode — layered (one launch per group),
 // persistent (one launch, a device-wide barrier between groups), dataflow (one
 // launch, no barrier: a block starts when its two upwind blocks are done) and
-// auto (the launch policy's choice) — and each result must be bitwise equal to
+// auto (the executor policy's choice) — and each result must be bitwise equal to
 // the serial sweep (the same cell arithmetic, in one thread of the same
 // execution space); that serial sweep is also checked against a host one.
 //

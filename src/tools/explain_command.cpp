@@ -10,12 +10,12 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/device_limits.hpp>
 #include <strata/io/edge_list.hpp>
-#include <strata/launch/device_limits.hpp>
-#include <strata/launch/launch_policy.hpp>
-#include <strata/launch/layer_request.hpp>
 #include <strata/plan/layer_widths.hpp>
 #include <strata/plan/plan_barriers.hpp>
+#include <strata/plan/policy/layer_request.hpp>
+#include <strata/plan/policy/plan_policy.hpp>
 
 #include "commands.hpp"
 #include "graph_input.hpp"
@@ -90,11 +90,11 @@ int explain_command(const std::vector<std::string>& args) {
   options.statistics = &stats;
   const auto plan = plan_barriers(space, list.wave_count, list.dependencies.data(),
                                   list.dependencies.size(), options);
-  const auto limits = launch::DeviceLimits::query(space);
-  // The question the planner asked before its first step (launch/layer_request.hpp).
-  const auto request = launch::layer_request(limits, list.wave_count, list.dependencies.size(),
+  const auto limits = DeviceLimits::query(space);
+  // The question the planner asked before its first step (plan/policy/layer_request.hpp).
+  const auto request = layer_request(limits, list.wave_count, list.dependencies.size(),
                                              stats.sources, 0, 0, 0);
-  auto policy = launch::LaunchPolicy::standard();
+  auto policy = PlanPolicy::standard();
   policy.ordinal_bytes = policy.offset_bytes = sizeof(std::uint64_t);  // explain plans 64-bit
   const auto rec = policy.recommend(request);
   const LayerWidthProfile widths = layer_width_profile(plan);
@@ -111,7 +111,7 @@ int explain_command(const std::vector<std::string>& args) {
            << ",\"max_league_size\":" << limits.max_league_size
            << ",\"max_invocations_per_team\":" << limits.max_invocations_per_team
            << ",\"multiprocessors\":" << limits.multiprocessor_count
-           << "},\"recommendation\":{\"mode\":" << json_string(launch::launch_mode_name(rec.mode))
+           << "},\"recommendation\":{\"mode\":" << json_string(layer_recommendation_name(rec))
            << ",\"league\":" << rec.league_size << ",\"team\":" << rec.team_size
            << ",\"frontier_capacity\":" << rec.frontier_capacity
            << ",\"needed_bytes\":" << rec.needed_bytes << ",\"reason\":" << json_string(rec.reason)
@@ -148,7 +148,7 @@ int explain_command(const std::vector<std::string>& args) {
          << limits.max_league_size << " max_invocations_per_team "
          << limits.max_invocations_per_team << " multiprocessors "
          << limits.multiprocessor_count << "\n"
-         << "recommendation: mode " << launch::launch_mode_name(rec.mode) << " league "
+         << "recommendation: mode " << layer_recommendation_name(rec) << " league "
          << rec.league_size << " team " << rec.team_size << " frontier_capacity "
          << rec.frontier_capacity << " needed_bytes " << rec.needed_bytes << "\n"
          << "reason: " << rec.reason << "\n"

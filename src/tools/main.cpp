@@ -7,6 +7,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <sys/resource.h>
@@ -221,15 +222,29 @@ class KokkosSession {
 
 namespace {
 
+/// Library messages name the library's settings; the tool's users set them
+/// with flags. Every setting a library hint names, as the flag that sets it.
+std::string in_flag_terms(std::string text) {
+  static const std::pair<std::string, std::string> flags[] = {
+      {"DistributedOptions::rank_budget_bytes", "--rank-budget"}};
+  for (const auto& [setting, flag] : flags)
+    for (std::size_t at = text.find(setting); at != std::string::npos;
+         at = text.find(setting, at + flag.size()))
+      text.replace(at, setting.size(), flag);
+  return text;
+}
+
 /// The CLI's wording of a library error where the library's own hint names
 /// library settings (device_memory_budget_bytes, 64-bit ordinals) instead of
 /// the tool's flags.
 std::string cli_message(const strata::PlanError& e, bool distributed) {
   using strata::ErrorKind;
-  // The distributed planner words its resource hints for --rank-budget itself
-  // (whether more ranks help, the rank's real allocation); keep those.
-  if (distributed && std::string(e.what()).find("--rank-budget") != std::string::npos)
-    return e.what();
+  // The distributed planner words its resource hints for the per-rank budget
+  // itself (whether more ranks help, the rank's real allocation); keep those,
+  // in the tool's flag.
+  if (distributed &&
+      std::string(e.what()).find("DistributedOptions::rank_budget_bytes") != std::string::npos)
+    return in_flag_terms(e.what());
   if (e.kind() == ErrorKind::MemoryConstrained)
     return "MemoryConstrained: planning needs " + std::to_string(e.needed_bytes()) +
            " bytes but the memory budget is " + std::to_string(e.budget_bytes()) + " bytes. Fix: " +
@@ -249,7 +264,7 @@ std::string cli_message(const strata::PlanError& e, bool distributed) {
            (distributed ? ", or run on more ranks."
                         : ", or set --max-memory to the memory available so that strata refuses "
                           "such a graph before allocating.");
-  return e.what();
+  return in_flag_terms(e.what());
 }
 
 /// `strata: MESSAGE` as one line (control bytes escaped), then `after`, in

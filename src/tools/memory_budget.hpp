@@ -4,7 +4,7 @@
 // anything is allocated for it (a header claiming 2^40 waves is a few bytes
 // of text but terabytes of CSR, scratch and plan).
 //
-// The byte needs come from strata::planner_storage_bytes (launch/), the one
+// The byte needs come from strata::planner_storage_bytes (plan/), the one
 // formula the planner's own device_memory_budget_bytes check and the launch
 // policy use; here it is evaluated without overflow for counts a header can
 // claim, plus the dependency list(s) the tool holds meanwhile.
@@ -17,7 +17,7 @@
 #include <strata/core/error.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/launch/planner_storage.hpp>
+#include <strata/plan/planner_storage.hpp>
 
 #include "commands.hpp"
 

@@ -151,7 +151,7 @@ int plan_and_run(const io::EdgeList& list, const RunArgs& args) {
   wave.pred_entries = preds.entries;
   wave.work = args.wave_work;
 
-  launch::LaunchConfig config;
+  LaunchConfig config;
   if (args.max_wall_seconds > 0)
     config.max_wall_time = std::chrono::nanoseconds(
         static_cast<std::int64_t>(std::llround(args.max_wall_seconds * 1e9)));

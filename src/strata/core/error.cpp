@@ -173,7 +173,7 @@ PlanError PlanError::insufficient_ranks(std::uint64_t needed_ranks, std::uint64_
                            " ranks for a per-rank budget of " + std::to_string(budget_bytes) +
                            " bytes but runs on " + std::to_string(available_ranks) +
                            ". Fix: run with at least " + std::to_string(needed_ranks) +
-                           " ranks or raise --rank-budget."));
+                           " ranks or raise DistributedOptions::rank_budget_bytes."));
   e.needed_ranks_ = needed_ranks;
   e.available_ranks_ = available_ranks;
   e.budget_bytes_ = budget_bytes;

@@ -11,7 +11,7 @@
 
 #include <Kokkos_Core.hpp>
 
-namespace strata::detail {
+namespace strata {
 
 /// Iterations between a loop's prefetch and its use: enough to cover a
 /// memory miss at a few nanoseconds per iteration, few enough that the
@@ -20,11 +20,11 @@ inline constexpr unsigned prefetch_distance = 16;
 
 /// Below this many bytes of scattered data a loop's prefetch only costs
 /// instructions: the data stays in a core's L2. Measured on the in-edge
-/// level pass (plan/detail/topological_levels.hpp, one thread): ilu3d-40's
-/// 256 KiB of levels 0.73 ms with the prefetch and 0.60 ms without,
-/// ilu3d-70's 1.4 MiB the same either way, ilu3d-100's 4 MiB 17 ms with and
-/// 19 ms without (the upper factor's pass, which reads its rows backwards,
-/// was 15 % slower with it and has none).
+/// level pass (plan/detail/topological_levels.hpp, one thread): with levels
+/// of a few hundred KiB the prefetch made the pass slower, at about 1 MiB
+/// it changed nothing, at several MiB it made the pass faster (the upper
+/// factor's pass, which reads its rows backwards, was slower with it and
+/// has none).
 inline constexpr std::size_t prefetch_min_bytes = std::size_t(2) << 20;
 
 /// Prefetches the line of `p` for a read.
@@ -53,4 +53,4 @@ KOKKOS_FORCEINLINE_FUNCTION void prefetch_write(const void* p) {
 #endif
 }
 
-}  // namespace strata::detail
+}  // namespace strata

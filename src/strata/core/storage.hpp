@@ -43,10 +43,10 @@ inline std::string one_line_message(const char* text) {
 /// Asks Linux to back a large host buffer (16 MiB or more) with transparent
 /// huge pages where the system leaves that to the program (`madvise` mode,
 /// Debian's default): a fresh planner buffer is written once, and with 4 KiB
-/// pages its first touch costs a page fault per 4 KiB (the CSR build of a
-/// 10M-dependency list spent 0.1 s in them on a 2-core VM). Smaller buffers
-/// are left alone: a hint from 2 MiB up once made a 2M-wave tree's plan 3x
-/// slower on one thread on that VM (docs/cpu_planner.md). A hint only:
+/// pages its first touch costs a page fault per 4 KiB (a large share of a
+/// CSR build from a long list). Smaller buffers are left alone: a hint from
+/// 2 MiB up made a tree's plan several times slower on one thread
+/// (docs/cpu_planner.md). A hint only:
 /// nothing changes where it is refused, on other systems, or for device
 /// memory.
 template <class View>

@@ -14,7 +14,6 @@
 #include <mpi.h>
 
 #include <strata/distributed/watchdog.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed {
 

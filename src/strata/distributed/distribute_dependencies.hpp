@@ -39,7 +39,6 @@
 #include <strata/distributed/distributed_error.hpp>
 #include <strata/distributed/rank_storage.hpp>
 #include <strata/distributed/shard_plan.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed {
 

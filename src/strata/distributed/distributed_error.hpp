@@ -27,7 +27,6 @@
 
 #include <strata/core/error.hpp>
 #include <strata/distributed/communicator.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed {
 
@@ -43,7 +42,7 @@ PlanError deserialize_error(const std::vector<char>& bytes);
 
 /// The hint of a rank out of memory (see the file comment).
 inline constexpr const char* rank_memory_fix =
-    "lower --rank-budget to the memory a rank can really allocate (the run then asks for "
+    "lower DistributedOptions::rank_budget_bytes to the memory a rank can really allocate (the run then asks for "
     "more ranks), or run with more ranks";
 
 /// `error` with its Fix: hint replaced by `fix`.

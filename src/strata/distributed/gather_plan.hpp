@@ -19,7 +19,6 @@
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/layout_from_levels.hpp>
 #include <strata/plan/planner_scratch.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed {
 

@@ -49,7 +49,6 @@
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/plan/frontier_sources.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed {
 

@@ -12,7 +12,6 @@
 
 #include <strata/core/error.hpp>
 #include <strata/core/storage.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed {
 

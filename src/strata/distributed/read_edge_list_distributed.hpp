@@ -17,7 +17,6 @@
 
 #include <strata/distributed/communicator.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed {
 

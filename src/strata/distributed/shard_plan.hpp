@@ -37,8 +37,7 @@
 #include <strata/core/error.hpp>
 #include <strata/distributed/distributed_error.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/launch/planner_storage.hpp>
-#include <strata/distributed/namespace_alias.hpp>
+#include <strata/plan/planner_storage.hpp>
 
 namespace strata::distributed {
 
@@ -135,13 +134,13 @@ inline std::uint64_t ranks_needed(const ShardRates& rates, std::uint64_t waves,
   const std::uint64_t slack = detail::saturating_add(rates.fixed + 1, heaviest);
   if (budget <= slack)
     throw with_fix(PlanError::memory_constrained(slack, budget),
-                   "raise --rank-budget above " + std::to_string(slack) +
+                   "raise DistributedOptions::rank_budget_bytes above " + std::to_string(slack) +
                        " bytes (one rank holds its heaviest wave whole: more ranks do not help)");
   const std::uint64_t room = budget - slack;
   const std::uint64_t needed = total / room + (total % room != 0 ? 1 : 0);
   if (held == max || needed > max_mpi_ranks)
     throw with_fix(PlanError::memory_constrained(held, budget),
-                   "raise --rank-budget (at this budget the graph needs more than " +
+                   "raise DistributedOptions::rank_budget_bytes (at this budget the graph needs more than " +
                        std::to_string(max_mpi_ranks) + " ranks, more than MPI can run)");
   return needed;
 }

@@ -23,7 +23,6 @@
 #include <optional>
 #include <string>
 
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed {
 

@@ -22,13 +22,4 @@ ExecuteMode parse_execute_mode(const std::string& name) {
                                     "use auto, layered, persistent or dataflow");
 }
 
-ExecuteMode execute_mode_of(launch::ExecutionStrategy strategy) noexcept {
-  switch (strategy) {
-    case launch::ExecutionStrategy::Layered: return ExecuteMode::Layered;
-    case launch::ExecutionStrategy::Persistent: return ExecuteMode::Persistent;
-    case launch::ExecutionStrategy::Dataflow: return ExecuteMode::Dataflow;
-  }
-  return ExecuteMode::Layered;
-}
-
 }  // namespace strata

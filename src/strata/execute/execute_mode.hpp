@@ -8,11 +8,9 @@
 //               barrier between groups
 //   dataflow    one launch, no barriers: per-wave remaining-predecessor
 //               counters and a device ready queue
-//   automatic   LaunchPolicy::standard() chooses from the plan's shape and
-//               the device (LaunchPolicy::recommend_execution)
+//   automatic   ExecutePolicy::standard() chooses from the plan's shape and
+//               the device (rules E1-E4, execute/execute_policy.hpp)
 #include <string>
-
-#include <strata/launch/launch_policy.hpp>
 
 namespace strata {
 
@@ -23,8 +21,5 @@ const char* execute_mode_name(ExecuteMode mode) noexcept;
 
 /// The inverse of execute_mode_name; InvalidArgument for any other name.
 ExecuteMode parse_execute_mode(const std::string& name);
-
-/// The mode that runs a strategy of the launch policy.
-ExecuteMode execute_mode_of(launch::ExecutionStrategy strategy) noexcept;
 
 }  // namespace strata

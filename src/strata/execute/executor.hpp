@@ -51,6 +51,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/device_barrier.hpp>
+#include <strata/core/device_limits.hpp>
 #include <strata/core/error.hpp>
 #include <strata/core/league_rendezvous.hpp>
 #include <strata/core/profiling_region.hpp>
@@ -62,18 +63,15 @@
 #include <strata/execute/detail/residency.hpp>
 #include <strata/execute/detail/wave_invoke.hpp>
 #include <strata/execute/execute_mode.hpp>
+#include <strata/execute/execute_policy.hpp>
+#include <strata/execute/launch_config.hpp>
 #include <strata/execute/run_options.hpp>
 #include <strata/execute/run_report.hpp>
+#include <strata/execute/task_queue.hpp>
 #include <strata/graph/dependency_graph.hpp>
-#include <strata/launch/device_limits.hpp>
-#include <strata/launch/launch_config.hpp>
-#include <strata/launch/launch_policy.hpp>
-#include <strata/launch/task_queue.hpp>
 #include <strata/plan/barrier_plan.hpp>
 
 namespace strata {
-
-using launch::TaskState;
 
 template <class ExecSpace, class Ordinal = std::uint32_t, class Offset = std::uint32_t>
 class Executor {
@@ -88,9 +86,9 @@ class Executor {
   /// the same space (InvalidArgument if their wave counts differ);
   /// InvalidLaunchConfig for an unschedulable `config`.
   Executor(const ExecSpace& space, const plan_type& plan, const graph_type& graph,
-           const launch::LaunchConfig& config = {})
+           const LaunchConfig& config = {})
       : space_(space), plan_(plan), graph_(graph), config_(config),
-        limits_(launch::DeviceLimits::query(space)) {
+        limits_(DeviceLimits::query(space)) {
     config_.validate();
     if (plan_.wave_count() != graph_.wave_count())
       throw PlanError::invalid_argument(
@@ -105,7 +103,7 @@ class Executor {
     const std::uint64_t waves = plan_.wave_count();
     state_ = allocate_view<decltype(state_)>(waves, "execute::wave_state");
     requeues_ = allocate_view<decltype(requeues_)>(waves, "execute::wave_requeues");
-    control_ = allocate_view<decltype(control_)>(execute_detail::control_words,
+    control_ = allocate_view<decltype(control_)>(execute::detail::control_words,
                                                  "execute::control", true);
     control_host_ = Kokkos::create_mirror_view(control_);
     barrier_ = DeviceBarrier<memory_space>("strata::execute::group_barrier");
@@ -149,56 +147,56 @@ class Executor {
 
   /// The live slot states: one TaskWorkItem per wave (state_word the wave's
   /// TaskState, priority_age its requeues so far, payload the wave id).
-  std::vector<launch::TaskWorkItem> task_snapshot() const {
-    std::vector<launch::TaskWorkItem> tasks(plan_.wave_count());
+  std::vector<TaskWorkItem> task_snapshot() const {
+    std::vector<TaskWorkItem> tasks(plan_.wave_count());
     if (states_pending_reset_) {  // reset() and no run since: every wave Queued
       for (std::size_t w = 0; w < tasks.size(); ++w)
-        tasks[w] = launch::TaskWorkItem{execute_detail::word_of(TaskState::Queued), 0, w};
+        tasks[w] = TaskWorkItem{execute::detail::word_of(TaskState::Queued), 0, w};
       return tasks;
     }
     const auto state = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state_);
     const auto requeues = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), requeues_);
     for (std::size_t w = 0; w < tasks.size(); ++w)
-      tasks[w] = launch::TaskWorkItem{state(w), requeues(w), w};
+      tasks[w] = TaskWorkItem{state(w), requeues(w), w};
     return tasks;
   }
 
   /// LaunchConfig::launch_request_for_tasks fed from task_snapshot() and the
   /// device's limits.
-  launch::LaunchRequest launch_request() const {
-    launch::LaunchRequest r = config_.launch_request_for_tasks(
+  LaunchRequest launch_request() const {
+    LaunchRequest r = config_.launch_request_for_tasks(
         task_snapshot(), limits_.max_team_size, limits_.max_league_size,
         limits_.max_invocations_per_team);
     r.device_concurrency = limits_.concurrency;
     return r;
   }
 
-  const launch::LaunchConfig& config() const { return config_; }
-  const launch::DeviceLimits& device_limits() const { return limits_; }
+  const LaunchConfig& config() const { return config_; }
+  const DeviceLimits& device_limits() const { return limits_; }
 
  private:
-  execute_detail::WaveState<ExecSpace, Ordinal> wave_state(std::uint32_t max_requeues) const {
-    return execute_detail::WaveState<ExecSpace, Ordinal>{state_, requeues_, control_,
+  execute::detail::WaveState<ExecSpace, Ordinal> wave_state(std::uint32_t max_requeues) const {
+    return execute::detail::WaveState<ExecSpace, Ordinal>{state_, requeues_, control_,
                                                          max_requeues};
   }
   void ensure_dataflow_storage() {
     const std::uint64_t waves = plan_.wave_count();
-    const std::uint64_t capacity = execute_detail::queue_capacity(waves);
+    const std::uint64_t capacity = execute::detail::queue_capacity(waves);
     if (remaining_.extent(0) == waves && queue_slots_.extent(0) == capacity) return;
     remaining_ = allocate_view<decltype(remaining_)>(waves, "execute::remaining_predecessors");
     queue_slots_ = allocate_view<decltype(queue_slots_)>(capacity, "execute::ready_queue");
     queue_sequence_ =
         allocate_view<decltype(queue_sequence_)>(capacity, "execute::ready_queue_sequence");
     dataflow_start_ =
-        execute_detail::dataflow_start<ExecSpace, Ordinal, Offset>(space_, graph_.row_map,
+        execute::detail::dataflow_start<ExecSpace, Ordinal, Offset>(space_, graph_.row_map,
                                                                    graph_.entries, waves);
   }
 
   ExecSpace space_;
   plan_type plan_;
   graph_type graph_;
-  launch::LaunchConfig config_;
-  launch::DeviceLimits limits_;
+  LaunchConfig config_;
+  DeviceLimits limits_;
   std::vector<std::uint64_t> host_offsets_;
   std::uint64_t widest_group_ = 0;  ///< waves in the widest group (sizes the persistent league)
   Kokkos::View<std::uint32_t*, memory_space> state_;
@@ -210,7 +208,7 @@ class Executor {
   Kokkos::View<Offset*, memory_space> remaining_;
   Kokkos::View<Ordinal*, memory_space> queue_slots_;
   Kokkos::View<std::uint64_t*, memory_space> queue_sequence_;
-  execute_detail::DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start_;
+  execute::detail::DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start_;
   std::uint64_t completed_ = 0;
   std::uint64_t first_open_group_ = 0;
   bool states_pending_reset_ = true;  ///< reset() since the last run: the device state is stale
@@ -221,11 +219,11 @@ template <class ExecSpace, class Ordinal, class Offset>
 template <class Functor>
 RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
                                                      const RunOptions& options) {
-  static_assert(execute_detail::is_wave_functor_v<Functor, team_member, Ordinal>,
+  static_assert(execute::detail::is_wave_functor_v<Functor, team_member, Ordinal>,
                 "a wave functor is callable as f(const team_member&, Ordinal) or f(Ordinal), "
                 "or is staged (f.prepare(Ordinal) and f(Ordinal, prepared)), and returns "
                 "TaskState");
-  using namespace execute_detail;
+  using namespace execute::detail;
   constexpr bool team_level = is_team_wave_functor<Functor, team_member, Ordinal>::value;
   if (error_) throw *error_;
   const ProfilingRegion region(options.label);
@@ -240,29 +238,49 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
         "RunOptions::residency_timeout is " + std::to_string(options.residency_timeout.count()) +
             " ns",
         "give the persistent league a positive time to start, e.g. the default 5 s");
+  // The views, the barriers and the functor (which need not be default
+  // constructible) by position; every count by name.
   PersistentKernel<ExecSpace, Ordinal, Functor> persistent{
-      s, plan_.waves, plan_.group_offsets, barrier_, rendezvous_, f, first_open_group_, groups, 1,
-      static_cast<std::uint64_t>(options.residency_timeout.count())};
+      s, plan_.waves, plan_.group_offsets, barrier_, rendezvous_, f};
+  persistent.first_group = first_open_group_;
+  persistent.groups = groups;
+  persistent.league = 1;  // set from the co-resident league below
+  persistent.rendezvous_timeout_ns = static_cast<std::uint64_t>(options.residency_timeout.count());
+  // What every launch asks of its league; each launch adds its waves.
+  LeagueRequest asked;
+  asked.team_size = options.team_size;
+  asked.team_level = team_level;
+  asked.worker_count = config_.worker_count;
+  const auto league_for = [&](std::uint64_t useful_waves, std::uint32_t forced_league,
+                              bool wave_per_thread) {
+    LeagueRequest r = asked;
+    r.useful_waves = useful_waves;
+    r.forced_league = forced_league;
+    r.wave_per_thread = wave_per_thread;
+    return r;
+  };
   RunReport report;
   report.mode = options.mode;
   if (options.mode == ExecuteMode::Automatic) {
     const TeamShape shape =
-        co_resident_league(space_, persistent, limits_, options.team_size, team_level, 0,
-                           config_.worker_count, waves == 0 ? 1 : waves);
-    launch::ExecutionShape plan_shape;
+        co_resident_league(space_, persistent, limits_,
+                           league_for(waves == 0 ? 1 : waves, /*forced_league=*/0,
+                                      /*wave_per_thread=*/false));
+    ExecutionShape plan_shape;
     plan_shape.waves = waves;
     plan_shape.groups = groups;
     plan_shape.device_concurrency = limits_.concurrency;
     plan_shape.resident_teams = shape.league;
-    plan_shape.host_backend = launch::is_host_backend_v<ExecSpace>;
+    plan_shape.host_backend = is_host_backend_v<ExecSpace>;
     plan_shape.widest_group = widest_group_;
     const TeamShape lanes =  // as the persistent mode would launch
-        co_resident_league(space_, persistent, limits_, options.team_size, team_level, 0,
-                           config_.worker_count, widest_group_, /*wave_per_thread=*/!team_level);
+        co_resident_league(space_, persistent, limits_,
+                           league_for(widest_group_, /*forced_league=*/0,
+                                      /*wave_per_thread=*/!team_level));
     plan_shape.persistent_waves_at_once =
         std::uint64_t(lanes.league) * (team_level ? 1u : std::uint64_t(lanes.team_size));
-    const auto rec = launch::LaunchPolicy::standard().recommend_execution(plan_shape);
-    report.mode = execute_mode_of(rec.strategy);
+    const auto rec = ExecutePolicy::standard().recommend(plan_shape);
+    report.mode = rec.mode;
     report.reason = rec.reason;
   } else {
     report.reason = std::string("RunOptions::mode ") + execute_mode_name(options.mode);
@@ -285,9 +303,9 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   switch (report.mode) {
     case ExecuteMode::Persistent: {
       const TeamShape shape =
-          co_resident_league(space_, persistent, limits_, options.team_size, team_level,
-                             options.league_size, config_.worker_count, widest_group_,
-                             /*wave_per_thread=*/!team_level);
+          co_resident_league(space_, persistent, limits_,
+                             league_for(widest_group_, options.league_size,
+                                        /*wave_per_thread=*/!team_level));
       league = persistent.league = shape.league;
       persistent.resumed = completed_ != 0;  // every run completes a wave: 0 means none done
       team_size = shape.team_size;
@@ -302,23 +320,27 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       const DataflowKernel<ExecSpace, Ordinal, Offset, Functor> kernel{
           s, queue, remaining_, graph_.row_map, graph_.entries, dataflow_start_.chain_next, f};
       const TeamShape shape =
-          co_resident_league(space_, kernel, limits_, options.team_size, team_level,
-                             options.league_size, config_.worker_count, waves - completed_);
+          co_resident_league(space_, kernel, limits_,
+                             league_for(waves - completed_, options.league_size,
+                                        /*wave_per_thread=*/false));
       league = shape.league;
       team_size = shape.team_size;
       start_run(space_, s, budget_ns, waves - completed_, states_pending_reset_);
       states_pending_reset_ = false;
-      prepare_dataflow(space_, s, queue, remaining_, graph_.row_map, graph_.entries,
-                       dataflow_start_, completed_ == 0);
+      prepare_dataflow(space_, s, queue, remaining_, graph_, dataflow_start_, completed_ == 0);
       run_dataflow(space_, kernel, league, team_size, options.label);
       break;
     }
     default: {  // Layered
       start_run(space_, s, budget_ns, waves - completed_, states_pending_reset_);
       states_pending_reset_ = false;
+      LayeredLaunch launch;
+      launch.first_group = first_open_group_;
+      launch.team_size = options.team_size;
+      launch.resumed = completed_ != 0;
+      launch.label = options.label;
       const LaunchShape shape =
-          run_layered(space_, s, plan_.waves, host_offsets_, first_open_group_, f,
-                      options.team_size, limits_, completed_ != 0, options.label);
+          run_layered(space_, s, plan_.waves, host_offsets_, f, limits_, launch);
       league = shape.league;
       team_size = shape.team_size;
       break;

@@ -99,7 +99,7 @@ template <class ExecSpace>
 inline constexpr bool csr_by_row_buckets_v =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
-namespace detail {
+namespace graph::detail {
 
 /// The CSR phases shared by build_dependency_graph and the distributed
 /// planner's rank-local graph: count (out-degree per row, and the in-degree
@@ -169,7 +169,7 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_csr(
   return build_csr(space, wave_count, dependency_count, storage, row_of, target_of,
                    Kokkos::View<Offset*, typename ExecSpace::memory_space>());
 }
-}  // namespace detail
+}  // namespace graph::detail
 
 /// The CSR of `item_count` items that the caller has already checked (the
 /// public seam for another module's graph, e.g. the distributed planner's
@@ -182,7 +182,7 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_unchecked_csr(
     const ExecSpace& space, std::uint64_t wave_count, std::uint64_t item_count,
     DependencyGraphStorage<ExecSpace, Ordinal, Offset>& storage, const RowOf& row_of,
     const TargetOf& target_of) {
-  return detail::build_csr(space, wave_count, item_count, storage, row_of, target_of);
+  return graph::detail::build_csr(space, wave_count, item_count, storage, row_of, target_of);
 }
 
 /// Validates `dependencies` and builds their CSR into `storage`. The returned
@@ -220,7 +220,7 @@ DependencyGraph<ExecSpace, Ordinal, Offset> build_dependency_graph(
     reserve_capacity(counts.in_degree, wave_count, "remaining in-degree");
     in_degree = prefix(counts.in_degree, wave_count);
   }
-  const auto graph = detail::build_csr(
+  const auto graph = graph::detail::build_csr(
       space, wave_count, dependency_count, storage,
       KOKKOS_LAMBDA(const std::size_t i) { return dependencies(i).before; },
       KOKKOS_LAMBDA(const std::size_t i) { return dependencies(i).after; }, in_degree);

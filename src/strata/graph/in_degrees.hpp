@@ -19,7 +19,7 @@
 
 namespace strata {
 
-namespace detail {
+namespace graph::detail {
 
 /// Host backends: one range of waves per thread, no locked instruction.
 template <class ExecSpace, class EntriesView, class InDegreeView>
@@ -33,10 +33,8 @@ void count_in_degrees(const ExecSpace& space, std::size_t waves, const EntriesVi
         const std::uint64_t begin = even_part_begin(waves, parts, p);
         const std::uint64_t end = even_part_begin(waves, parts, p + 1);
         // No branch on "is the entry mine": with two parts it goes either
-        // way as often as the other, and its mispredictions tripled a
-        // thread's pass (random 2M/10M, half the waves: 52 ms with the
-        // branch, 22 ms this way, 19 ms for one thread counting all; a
-        // sixteenth of the waves: 11 ms either way). An entry that is not
+        // way as often as the other, and its mispredictions cost more than
+        // the thread's whole pass without them. An entry that is not
         // the thread's is counted into one of 16 spare counters instead
         // (16, so that consecutive ones do not wait on each other), chosen
         // by masking the address: compilers turn a plain select of the two
@@ -73,7 +71,7 @@ void count_in_degrees(const ExecSpace& space, std::size_t, const EntriesView& en
       KOKKOS_LAMBDA(const std::size_t e) { Kokkos::atomic_fetch_add(&in_degree(entries(e)), T(1)); });
 }
 
-}  // namespace detail
+}  // namespace graph::detail
 
 /// in_degree(w) = the number of dependencies into w, for every wave of the
 /// graph (`in_degree` holds at least wave_count entries; overwritten).
@@ -86,7 +84,7 @@ void count_in_degrees(const ExecSpace& space,
   using T = typename InDegreeView::non_const_value_type;
   Kokkos::deep_copy(space, Kokkos::subview(in_degree, Kokkos::make_pair(std::size_t(0), waves)),
                     T(0));
-  detail::count_in_degrees(space, waves, graph.entries, in_degree,
+  graph::detail::count_in_degrees(space, waves, graph.entries, in_degree,
                            std::integral_constant<bool, Kokkos::SpaceAccessibility<
                                           Kokkos::HostSpace,
                                           typename ExecSpace::memory_space>::accessible>());

@@ -9,12 +9,10 @@
 // from group 2 to group 7 adds 4), then minimises crossings between
 // adjacent ranks: its time grows faster than linearly with these *layout
 // nodes*, and a picture of thousands of waves is no longer readable anyway.
-// Measured with Graphviz 2.43 `dot -Tsvg` on one core (docs/visualising_plans.md):
-// sweep3d 12 (1728 waves, 0 virtual nodes) 0.9 s; ilu2d 30 (2671 layout
-// nodes) 2.1 s; ilu2d 44 (5442) 12.8 s; random 500 x 1500 (7834) 28 s;
-// random 1000 x 3000 (16377) 102 s; random 2000 x 6000 (36076) over 300 s.
+// Graphviz's `dot` takes seconds for a few thousand layout nodes and
+// minutes beyond ten thousand (docs/visualising_plans.md has the command).
 // DotLimits: at most 2000 waves (readability), 20000 dependencies, and
-// 6000 layout nodes (about 15 s of dot at worst); beyond them the writer
+// 6000 layout nodes (seconds of dot at worst); beyond them the writer
 // throws InvalidArgument before it writes anything.
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // The host backends' layout step, public because two modules share it: a
 // stable counting sort of positions 0..n-1 by their level, given the size
 // of every level. The planner's one-pass steps lay a plan out with it
-// (detail::layout_from_level_counts: waves in (level, id) order and the
+// (plan::detail::layout_from_level_counts: waves in (level, id) order and the
 // group offsets), and the Kokkos Kernels symbolic phase places a matrix's
 // rows into an sptrsv handle with it (nodes_grouped_by_level,
 // nodes_per_level and level_list on the way).
@@ -57,7 +57,7 @@ std::uint64_t counting_sort_slices(const ExecSpace& space, std::uint64_t n, std:
 /// one-per-level check; a caller that says it wrongly gets a wrong layout.
 enum class LevelSizes { Any, NonEmpty };
 
-namespace detail {
+namespace plan::detail {
 
 /// Whether sizes(l) == 1 for every level l < n: one reduction, which waits
 /// for `space`.
@@ -74,7 +74,7 @@ bool every_level_holds_one(const ExecSpace& space, std::uint64_t n, const SizeVi
   return others == 0;
 }
 
-}  // namespace detail
+}  // namespace plan::detail
 
 /// Sorts the positions 0..n-1 by level_of(k) (< groups), stably; `sizes(l)`
 /// holds level l's positions on entry and is consumed. A level may be empty
@@ -88,7 +88,7 @@ void counting_sort_by_level(const ExecSpace& space, std::uint64_t n, std::uint64
                             Group group, LevelSizes level_sizes = LevelSizes::Any) {
   using C = typename SizeView::non_const_value_type;
   if (groups == n && n > 1 && space.concurrency() > 1 &&
-      (level_sizes == LevelSizes::NonEmpty || detail::every_level_holds_one(space, n, sizes))) {
+      (level_sizes == LevelSizes::NonEmpty || plan::detail::every_level_holds_one(space, n, sizes))) {
     // One position per level (n positions in n non-empty levels): position
     // k goes to slot level_of(k), and every level starts where its number
     // says. On one thread the pass below does the same work; where a level

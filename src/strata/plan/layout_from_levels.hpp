@@ -29,9 +29,9 @@ template <class ExecSpace, class Ordinal, class Offset>
 void reserve_layout(const ExecSpace& space, std::uint64_t wave_count,
                     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch,
                     std::uint64_t group_count = std::uint64_t(-1)) {
-  if (detail::level_sort_passes(group_count) > 1)
+  if (plan::detail::level_sort_passes(group_count) > 1)
     reserve_capacity(scratch.order, wave_count, "ready wave layers");
-  reserve_capacity(scratch.sort_counts, detail::level_sort_counter_count(space, wave_count),
+  reserve_capacity(scratch.sort_counts, plan::detail::level_sort_counter_count(space, wave_count),
                    "level sort counters");
 }
 
@@ -55,16 +55,16 @@ void layout_from_levels(const ExecSpace& space, std::uint64_t group_count,
                         const typename BarrierPlan<ExecSpace, Ordinal>::view_type& counters = {}) {
   using View = typename BarrierPlan<ExecSpace, Ordinal>::view_type;
   const std::uint64_t waves = plan.wave_count();
-  const View order = detail::level_sort_passes(group_count) <= 1 ? View()
+  const View order = plan::detail::level_sort_passes(group_count) <= 1 ? View()
                      : spare.extent(0) >= waves                  ? prefix(spare, waves)
                                                                  : prefix(scratch.order, waves);
-  const std::size_t counted = detail::level_sort_counter_count(space, waves);
-  const View counts = detail::level_sort_passes(group_count) == 0 ? View()
+  const std::size_t counted = plan::detail::level_sort_counter_count(space, waves);
+  const View counts = plan::detail::level_sort_passes(group_count) == 0 ? View()
                       : counters.extent(0) >= counted             ? counters
                                                                   : scratch.sort_counts;
-  detail::stable_level_sort(space, group_count, plan.level, plan.waves, order, counts);
+  plan::detail::stable_level_sort(space, group_count, plan.level, plan.waves, order, counts);
   if (!offsets_known)
-    detail::group_offsets_from_sorted_levels(space, group_count, plan.level, plan.waves,
+    plan::detail::group_offsets_from_sorted_levels(space, group_count, plan.level, plan.waves,
                                              plan.group_offsets);
 }
 

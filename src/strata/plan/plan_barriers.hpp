@@ -9,7 +9,7 @@
 // `dependencies` is a rank-1 Kokkos View of WaveDependency<Ordinal> that the
 // execution space can read, or a host array (pointer + count), which is used
 // in place on host backends and staged through the scratch on devices.
-// The mode (PlanOptions::mode) is chosen per layer by LaunchPolicy::standard()
+// The mode (PlanOptions::mode) is chosen per layer by PlanPolicy::standard()
 // unless the caller forces one; every mode gives the identical plan.
 // Errors (PlanError): InvalidWave, SelfDependency (first offender in input
 // order), Cycle, CountOverflow, StorageReserveFailed, MemoryConstrained (a
@@ -37,11 +37,11 @@
 #include <strata/plan/layout_from_levels.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
-#include <strata/launch/planner_storage.hpp>
+#include <strata/plan/planner_storage.hpp>
 
 namespace strata {
 
-namespace detail {
+namespace plan::detail {
 
 /// Checks the options and the memory budget as plan_barriers does (before
 /// any plan buffer is allocated). `host_csr_build`: the call builds the CSR
@@ -49,12 +49,12 @@ namespace detail {
 template <class Ordinal, class Offset>
 void check_plan_request(std::uint64_t waves, std::uint64_t edges, const PlanOptions& options,
                         bool host_csr_build = false) {
-  if (options.layers_per_sync > launch::max_paced_layers)
+  if (options.layers_per_sync > max_paced_layers)
     throw PlanError::invalid_argument(
         "PlanOptions::layers_per_sync is " + std::to_string(options.layers_per_sync) +
             ", above the most layers one batch can run (" +
-            std::to_string(launch::max_paced_layers) + ")",
-        "use 0 (automatic) or a value in 1.." + std::to_string(launch::max_paced_layers));
+            std::to_string(max_paced_layers) + ")",
+        "use 0 (automatic) or a value in 1.." + std::to_string(max_paced_layers));
   const bool reverse = options.mode == PlanMode::Dense || options.mode == PlanMode::Hybrid;
   const PlannerStorageBytes need =
       planner_storage_bytes(waves, edges, sizeof(Ordinal), sizeof(Offset), reverse, host_csr_build);
@@ -101,7 +101,7 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_ordered_list(
     stats.fused = true;  // every layer in one launch; the host saw none of them
     stats.fused_from_layer = 0;
     stats.fused_workers = 1;
-    launch::LaunchPolicy::standard().use_topological_levels(true, true, &stats.first_decision);
+    PlanPolicy::standard().use_topological_levels(true, true, &stats.first_decision);
     stats.first_decision += checked ? "; over the dependency list, checked as it was levelled "
                                       "(valid and in topological order: no validation pass, "
                                       "no CSR)"
@@ -145,7 +145,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   // plan's `waves` (handed over, not copied); the layout then sorts them in place.
   plan.waves = allocate_view<typename Plan::view_type>(waves, plan_view_field::waves);
 
-  const auto walk = detail::walk_layers(space, graph, scratch, plan.level, plan.waves, options,
+  const auto walk = plan::detail::walk_layers(space, graph, scratch, plan.level, plan.waves, options,
                                         ids, in_degrees_ready);
   if (walk.scheduled != waves) throw PlanError::cycle(waves - walk.scheduled);
   if (walk.level_counts.is_allocated()) {  // a one-pass step counted the waves per level
@@ -159,7 +159,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   }
   std::uint64_t groups = 0;
   if (walk.groups_on_device) {  // the host never saw those layers: count them on the device
-    groups = detail::group_count_of(space, plan.level);
+    groups = plan::detail::group_count_of(space, plan.level);
     plan.group_offsets = allocate_view<typename Plan::view_type>(
         groups + 1, plan_view_field::group_offsets);
   } else {
@@ -175,7 +175,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   // The radix sort's spare: the remaining in-degrees are dead now, and are
   // ordinals too when both types are one; otherwise the scratch's spare ordinals.
   typename Plan::view_type spare;
-  if (detail::level_sort_passes(groups) > 1) {
+  if (plan::detail::level_sort_passes(groups) > 1) {
     if constexpr (std::is_same_v<Ordinal, Offset>)
       if (scratch.remaining.extent(0) >= waves) spare = scratch.remaining;
     if (spare.extent(0) < waves) reserve_capacity(scratch.order, waves, "layout spare");
@@ -185,8 +185,8 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   // the spare, else the scratch's own (the peak then holds no counters
   // beside the walk's buffers: docs/planner.md, "Storage").
   typename Plan::view_type counters;
-  if (detail::level_sort_passes(groups) > 0) {
-    const std::size_t need = detail::level_sort_counter_count(space, waves);
+  if (plan::detail::level_sort_passes(groups) > 0) {
+    const std::size_t need = plan::detail::level_sort_counter_count(space, waves);
     const auto& cursor = scratch.graph.cursor;
     if (cursor.span() * sizeof(Offset) >= need * sizeof(Ordinal)) {
       counters = Kokkos::View<Ordinal*, typename ExecSpace::memory_space,
@@ -203,14 +203,14 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   space.fence();
   return plan;
 }
-}  // namespace detail
+}  // namespace plan::detail
 
 /// Plans a DependencyGraph whose storage the scratch does not own (or does).
 template <class ExecSpace, class Ordinal, class Offset>
 BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     const ExecSpace& space, const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
-  return detail::plan_graph(space, graph, scratch, options, detail::IdOrder::Unknown);
+  return plan::detail::plan_graph(space, graph, scratch, options, plan::detail::IdOrder::Unknown);
 }
 
 /// Plans from a View of dependencies, building the CSR inside the scratch.
@@ -219,14 +219,14 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     const ExecSpace& space, std::uint64_t wave_count,
     const Kokkos::View<const WaveDependency<Ordinal>*, P...>& dependencies,
     PlannerScratch<ExecSpace, Ordinal, Offset>& scratch, const PlanOptions& options = {}) {
-  // Where rule T may apply (LaunchPolicy::wants_id_order), the validation
+  // Where rule T may apply (PlanPolicy::wants_id_order), the validation
   // pass also learns the ids' order, and the count pass counts the
   // in-degrees (into scratch.remaining) unless the ids are topological.
   using Counts = GraphCounts<ExecSpace, Offset>;
   Counts counts;
-  const launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
+  const PlanPolicy policy = PlanPolicy::standard();
   counts.check_topological = policy.wants_id_order(
-      detail::step_request(space, wave_count, dependencies.extent(0), options));
+      plan::detail::step_request(space, wave_count, dependencies.extent(0), options));
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                            typename ExecSpace::memory_space>::accessible) {
     // Rule T on few host threads: level the list while checking it, betting
@@ -235,7 +235,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     // its own checks refuse goes below as well, to fail there.
     if (counts.check_topological &&
         policy.check_while_levelling(std::uint64_t(space.concurrency())) &&
-        detail::plan_request_passes<Ordinal, Offset>(wave_count, dependencies.extent(0),
+        plan::detail::plan_request_passes<Ordinal, Offset>(wave_count, dependencies.extent(0),
                                                       options)) {
       // The bet allocates the plan before the list is validated: where that
       // allocation fails, the list is validated first below, so that an
@@ -243,7 +243,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
       std::optional<BarrierPlan<ExecSpace, Ordinal>> plan;
       try {
         const ProfilingRegion region("strata::plan_barriers");
-        plan = detail::plan_ordered_list(space, wave_count, dependencies, scratch, options,
+        plan = plan::detail::plan_ordered_list(space, wave_count, dependencies, scratch, options,
                                          /*reverse=*/false, /*checked=*/true);
       } catch (const PlanError& e) {
         if (e.kind() != ErrorKind::StorageReserveFailed) throw;
@@ -263,15 +263,15 @@ BarrierPlan<ExecSpace, Ordinal> plan_barriers(
     // Rule T over the list itself: no CSR is built, and the scratch grows
     // only by the waves per level (plan_ordered_list); a caller who wants it
     // sized for any path reserves it (PlannerScratch::reserve).
-    detail::check_plan_request<Ordinal, Offset>(wave_count, dependencies.extent(0), options);
+    plan::detail::check_plan_request<Ordinal, Offset>(wave_count, dependencies.extent(0), options);
     const ProfilingRegion region("strata::plan_barriers");
-    return *detail::plan_ordered_list(space, wave_count, dependencies, scratch, options,
+    return *plan::detail::plan_ordered_list(space, wave_count, dependencies, scratch, options,
                                       counts.order.reversed());
   }
-  return detail::plan_graph(space, graph, scratch, options,
-                            !counts.check_topological ? detail::IdOrder::Unknown
-                            : counts.topological      ? detail::IdOrder::Topological
-                                                      : detail::IdOrder::NotTopological,
+  return plan::detail::plan_graph(space, graph, scratch, options,
+                            !counts.check_topological ? plan::detail::IdOrder::Unknown
+                            : counts.topological      ? plan::detail::IdOrder::Topological
+                                                      : plan::detail::IdOrder::NotTopological,
                             counts.in_degrees_counted, /*csr_built_here=*/true);
 }
 

@@ -15,9 +15,9 @@
 //
 // The levels come from one pass in id order: on a host backend one thread
 // (level(i) = 1 + max level(pred), Kokkos Kernels' one-pass level set, as
-// rule T of the launch policy does for the planner), on a device the
+// rule T of the planner policy does for the planner), on a device the
 // ticket-ordered pass (plan/detail/ticket_levels.hpp). The device pass gives
-// up on a graph deeper than LaunchPolicy::ticket_depth_budget(): then nothing
+// up on a graph deeper than PlanPolicy::ticket_depth_budget(): then nothing
 // is returned (std::nullopt) and the caller plans the rows as a dependency
 // list (plan_barriers). The plan is plan_barriers' for the same
 // dependencies, bit for bit.
@@ -38,12 +38,12 @@
 #include <strata/core/error.hpp>
 #include <strata/core/profiling_region.hpp>
 #include <strata/core/storage.hpp>
-#include <strata/launch/launch_policy.hpp>
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/detail/ticket_levels.hpp>
 #include <strata/plan/detail/topological_levels.hpp>
 #include <strata/plan/layout_from_levels.hpp>
 #include <strata/plan/planner_scratch.hpp>
+#include <strata/plan/policy/plan_policy.hpp>
 
 namespace strata {
 
@@ -81,8 +81,12 @@ std::optional<std::uint64_t> levels_from_in_edges(const ExecSpace& space, const 
   static_assert(plan_in_edges_checks_rows<ExecSpace>(),
                 "strata::levels_from_in_edges runs on host backends (a device levels its rows "
                 "with plan_in_edges' ticket-ordered pass)");
-  const detail::CheckedLevels pass = detail::in_edge_levels(
-      space, row_map, entries, mirrored, require_diagonal, level, count, by_row);
+  plan::detail::InEdgeLevelOptions options;
+  options.mirrored = mirrored;
+  options.require_diagonal = require_diagonal;
+  options.by_row = by_row;
+  const plan::detail::CheckedLevels pass =
+      plan::detail::in_edge_levels(space, row_map, entries, level, count, options);
   if (!pass.valid) return std::nullopt;
   return pass.levels.groups;
 }
@@ -106,14 +110,17 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
     // The pass's narrow levels (one byte per wave, where it takes them) in
     // the remaining in-degrees' words, which this path leaves unused: a
     // reused scratch plans the same shape again without allocating.
-    const std::size_t narrow_bytes = detail::narrow_levels_bytes(waves, sizeof(Ordinal));
+    const std::size_t narrow_bytes = plan::detail::narrow_levels_bytes(waves, sizeof(Ordinal));
     if (narrow_bytes != 0)
       reserve_capacity(scratch.remaining, (narrow_bytes + sizeof(Offset) - 1) / sizeof(Offset),
                        "remaining in-degree");
-    const detail::CheckedLevels pass = detail::in_edge_levels(
-        space, row_map, entries, mirrored, require_diagonal, plan.level, count,
-        /*by_row=*/false, detail::narrow_levels_min_bytes,
-        narrow_bytes != 0 ? reinterpret_cast<std::uint8_t*>(scratch.remaining.data()) : nullptr);
+    plan::detail::InEdgeLevelOptions options;
+    options.mirrored = mirrored;
+    options.require_diagonal = require_diagonal;
+    if (narrow_bytes != 0)
+      options.narrow_storage = reinterpret_cast<std::uint8_t*>(scratch.remaining.data());
+    const plan::detail::CheckedLevels pass =
+        plan::detail::in_edge_levels(space, row_map, entries, plan.level, count, options);
     const std::optional<std::uint64_t> groups =
         pass.valid ? std::optional<std::uint64_t>(pass.levels.groups) : std::nullopt;
     if (check != nullptr) {
@@ -133,13 +140,13 @@ std::optional<BarrierPlan<ExecSpace, Ordinal>> plan_in_edges(
     }
     plan.group_offsets = allocate_view<typename Plan::view_type>(
         *groups + 1, plan_view_field::group_offsets);
-    detail::layout_from_level_counts(space, *groups, plan.level, count, plan.group_offsets,
+    plan::detail::layout_from_level_counts(space, *groups, plan.level, count, plan.group_offsets,
                                      plan.waves);
   } else {  // the ticket-ordered pass, then the layout from the levels
     if (check != nullptr) check->checked = false;
-    const detail::TicketLevelsResult levels =
-        detail::pull_ticket_levels(space, row_map, entries, mirrored, plan.level,
-                                   launch::LaunchPolicy::standard().ticket_depth_budget());
+    const plan::detail::TicketLevelsResult levels =
+        plan::detail::pull_ticket_levels(space, row_map, entries, mirrored, plan.level,
+                                   PlanPolicy::standard().ticket_depth_budget());
     if (!levels.finished) return std::nullopt;
     plan.group_offsets =
         allocate_view<typename Plan::view_type>(levels.groups + 1, plan_view_field::group_offsets);

@@ -2,11 +2,11 @@
 #include <cstdint>
 #include <string>
 
-#include <strata/launch/planner_modes.hpp>
+#include <strata/plan/plan_mode.hpp>
 
 namespace strata {
 
-// PlanMode and ChainContraction: launch/planner_modes.hpp (the launch policy
+// PlanMode and ChainContraction: plan/plan_mode.hpp (the planner's policy
 // turns them into steps).
 
 const char* plan_mode_name(PlanMode mode) noexcept;
@@ -18,7 +18,7 @@ struct PlanStatistics {
   std::uint64_t sparse_layers = 0;  ///< layers computed top-down
   std::uint64_t dense_layers = 0;   ///< layers computed bottom-up
   bool fused = false;               ///< the remaining layers ran in one fused launch (or in the one-pass topological levels)
-  bool topological = false;         ///< ids are a topological order: every level in one pass (launch policy rule T)
+  bool topological = false;         ///< ids are a topological order: every level in one pass (planner rule T)
   std::uint64_t fused_from_layer = 0;
   std::uint64_t fused_workers = 0;
   bool persistent = false;          ///< the remaining layers ran in one persistent launch
@@ -28,7 +28,7 @@ struct PlanStatistics {
   std::uint64_t chained_waves = 0;  ///< waves levelled by chain contraction (0: not used)
   std::uint64_t sources = 0;        ///< waves in layer 0
   /// Bottom-up steps stopped at this layer because they had used up
-  /// LaunchPolicy::dense_scan_budget (0: never); later layers ran top-down.
+  /// PlanPolicy::dense_scan_budget (0: never); later layers ran top-down.
   std::uint64_t dense_budget_spent_at_layer = 0;
   std::string first_decision;       ///< the policy's reason for the first layer
 };

@@ -20,14 +20,14 @@
 #include <strata/core/storage.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/launch/plan_step.hpp>
+#include <strata/plan/policy/plan_step.hpp>
 
 namespace strata {
 
-namespace detail {
+namespace plan::detail {
 /// Step counters: the starts and sizes of a device-paced step's layers
 /// (max_paced_layers + 1 each); the fused and persistent steps use four.
-inline constexpr std::size_t step_counter_count = 2 * (launch::max_paced_layers + 1);
+inline constexpr std::size_t step_counter_count = 2 * (max_paced_layers + 1);
 
 /// Radix digits of the stable level sort: 8 bits, so the per-chunk counters
 /// stay small on every backend (256 x chunks).
@@ -71,7 +71,7 @@ std::size_t level_sort_pass_chunks(const ExecSpace& space, std::uint64_t wave_co
   if (by_space < chunks) chunks = by_space;
   return chunks == 0 ? 1 : static_cast<std::size_t>(chunks);
 }
-}  // namespace detail
+}  // namespace plan::detail
 
 template <class ExecSpace, class Ordinal = DefaultOrdinal, class Offset = DefaultOffset>
 class PlannerScratch {
@@ -102,8 +102,8 @@ class PlannerScratch {
     // links where offsets are narrower than ordinals. A scratch sized here
     // plans that shape without allocating.
     reserve_capacity(order, wave_count, "ready wave layers");
-    reserve_capacity(step_counters, detail::step_counter_count, "step counters");
-    reserve_capacity(sort_counts, detail::level_sort_counter_count(space, wave_count),
+    reserve_capacity(step_counters, plan::detail::step_counter_count, "step counters");
+    reserve_capacity(sort_counts, plan::detail::level_sort_counter_count(space, wave_count),
                      "level sort counters");
   }
 
@@ -115,7 +115,7 @@ class PlannerScratch {
   /// storage the walk left dead where it can (plan_barriers.hpp).
   void reserve_walk(const ExecSpace&, std::uint64_t wave_count) {
     check_graph_shape<Ordinal, Offset>(wave_count, 0);
-    reserve_capacity(step_counters, detail::step_counter_count, "step counters");
+    reserve_capacity(step_counters, plan::detail::step_counter_count, "step counters");
   }
 
   /// Grows the in-edge CSR and cursors of the dense and hybrid modes (only

@@ -57,8 +57,9 @@
 #include <strata/core/storage.hpp>
 #include <strata/execute/detail/executor_state.hpp>
 #include <strata/execute/detail/wave_invoke.hpp>
+#include <strata/graph/dependency_graph.hpp>
 
-namespace strata::execute_detail {
+namespace strata::execute::detail {
 
 /// The ready queue's slots for `waves` waves: the next power of two.
 inline std::uint64_t queue_capacity(std::uint64_t waves) {
@@ -514,9 +515,10 @@ template <class ExecSpace, class Ordinal, class Offset>
 void prepare_dataflow(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
                       const ReadyQueue<ExecSpace, Ordinal>& queue,
                       const Kokkos::View<Offset*, typename ExecSpace::memory_space>& remaining,
-                      const Kokkos::View<Offset*, typename ExecSpace::memory_space>& row_map,
-                      const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& entries,
+                      const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
                       const DataflowStart<ExecSpace, Ordinal, Offset>& start, bool fresh) {
+  const auto row_map = graph.row_map;
+  const auto entries = graph.entries;
   const std::size_t waves = s.state.extent(0);
   const auto state = s.state;
   const auto control = s.control;
@@ -540,7 +542,7 @@ void prepare_dataflow(const ExecSpace& space, const WaveState<ExecSpace, Ordinal
         });
     return;
   }
-  constexpr std::uint32_t done = word_of(launch::TaskState::Completed);
+  constexpr std::uint32_t done = word_of(TaskState::Completed);
   Kokkos::parallel_for(
       "strata::execute::dataflow_clear",
       Kokkos::RangePolicy<ExecSpace>(space, 0, sequence.extent(0)),  // >= waves
@@ -579,4 +581,4 @@ void run_dataflow(const ExecSpace& space,
                        kernel);
 }
 
-}  // namespace strata::execute_detail
+}  // namespace strata::execute::detail

@@ -19,11 +19,11 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/core/spin_wait.hpp>
 #include <strata/core/device_clock.hpp>
-#include <strata/launch/task_queue.hpp>
+#include <strata/core/spin_wait.hpp>
+#include <strata/execute/task_queue.hpp>
 
-namespace strata::execute_detail {
+namespace strata::execute::detail {
 
 /// The words of the `control` View, spread over cache lines (`control_line`
 /// words, 128 bytes, apart) by how often they are written, so that the words
@@ -58,7 +58,7 @@ enum LanesStart : int { lanes_stop = 0, lanes_go = 1, lanes_go_flagged = 2 };
 /// What record() tells the team after one execution of a wave.
 enum Outcome : int { outcome_done = 0, outcome_again = 1, outcome_stop = 2 };
 
-KOKKOS_INLINE_FUNCTION constexpr std::uint32_t word_of(launch::TaskState s) {
+KOKKOS_INLINE_FUNCTION constexpr std::uint32_t word_of(TaskState s) {
   return static_cast<std::uint32_t>(s);
 }
 
@@ -82,7 +82,7 @@ struct WaveState {
   KOKKOS_INLINE_FUNCTION std::uint64_t* word(Control c) const { return &control(c); }
 
   KOKKOS_INLINE_FUNCTION bool completed(Ordinal w) const {
-    return volatile_load(&state(w)) == word_of(launch::TaskState::Completed);
+    return volatile_load(&state(w)) == word_of(TaskState::Completed);
   }
 
   /// Leader only. False once the run stops: an error, the drain flag, or the
@@ -157,7 +157,7 @@ struct WaveState {
 
   /// Leader only: wave w is about to execute.
   KOKKOS_INLINE_FUNCTION void mark_running(Ordinal w) const {
-    volatile_store(&state(w), word_of(launch::TaskState::Running));
+    volatile_store(&state(w), word_of(TaskState::Running));
   }
 
   /// Leader only, after the team's writes of one execution of w are fenced.
@@ -168,7 +168,6 @@ struct WaveState {
   /// or set the run_completed flag, so it is not read again per wave.
   KOKKOS_INLINE_FUNCTION int record(Ordinal w, std::uint32_t outcome,
                                     bool* flagged = nullptr) const {
-    using launch::TaskState;
     if (outcome == word_of(TaskState::Completed)) {
       volatile_store(&state(w), outcome);
       // A flag, not a count: one global atomic per wave serialises every
@@ -216,7 +215,7 @@ void start_run(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
       "strata::execute::start_run", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
       KOKKOS_LAMBDA(const std::size_t i) {
         if (reset_states && i < state.extent(0)) {
-          state(i) = word_of(launch::TaskState::Queued);
+          state(i) = word_of(TaskState::Queued);
           requeues(i) = 0;
         }
         if (i != 0) return;
@@ -283,7 +282,7 @@ Progress progress_of(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>
   Kokkos::parallel_reduce(
       "strata::execute::progress", Kokkos::RangePolicy<ExecSpace>(space, 0, state.extent(0)),
       KOKKOS_LAMBDA(const std::size_t w, Progress& r) {
-        if (state(w) == word_of(launch::TaskState::Completed)) {
+        if (state(w) == word_of(TaskState::Completed)) {
           ++r.completed;
         } else if (std::uint64_t(level(w)) < r.first_open_group) {
           r.first_open_group = level(w);
@@ -294,4 +293,4 @@ Progress progress_of(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>
   return p;
 }
 
-}  // namespace strata::execute_detail
+}  // namespace strata::execute::detail

@@ -18,13 +18,13 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/device_limits.hpp>
 #include <strata/execute/detail/executor_state.hpp>
 #include <strata/execute/detail/residency.hpp>
 #include <strata/execute/detail/run_in_place.hpp>
 #include <strata/execute/detail/wave_invoke.hpp>
-#include <strata/launch/device_limits.hpp>
 
-namespace strata::execute_detail {
+namespace strata::execute::detail {
 
 template <class ExecSpace, class Ordinal, class Functor>
 struct LayeredKernel {
@@ -79,21 +79,33 @@ struct LaunchShape {
 /// a narrow group, up to 256 for one that fills every multiprocessor), as
 /// the persistent mode sizes its teams. Teams of one warp for a wide group
 /// would be more blocks than a multiprocessor keeps resident (the first
-/// level of the ilu3d-100 row solve, 144,102 waves: 19 us in 4,504 teams of
-/// 32, 7.9 us in 563 teams of 256 on an H100; docs/executor.md).
+/// level of an ILU row solve ran in less than half the time in teams of 256
+/// as in teams of 32 on a GPU; docs/executor.md).
+/// How run_layered launches: from which group, with which team size, and
+/// under which label.
+struct LayeredLaunch {
+  std::uint64_t first_group = 0;  ///< groups before it are complete
+  int team_size = 0;              ///< RunOptions::team_size (0: chosen per group)
+  bool resumed = true;            ///< an earlier run may have completed waves
+  std::string label;              ///< RunOptions::label
+};
+
 template <class ExecSpace, class Ordinal, class Functor>
 LaunchShape run_layered(const ExecSpace& space, const WaveState<ExecSpace, Ordinal>& s,
                         const Kokkos::View<Ordinal*, typename ExecSpace::memory_space>& waves,
-                        const std::vector<std::uint64_t>& host_offsets, std::uint64_t first_group,
-                        const Functor& f, int requested_team_size,
-                        const launch::DeviceLimits& limits, bool resumed, const std::string& label) {
+                        const std::vector<std::uint64_t>& host_offsets, const Functor& f,
+                        const DeviceLimits& limits, const LayeredLaunch& launch) {
+  const std::uint64_t first_group = launch.first_group;
+  const int requested_team_size = launch.team_size;
+  const bool resumed = launch.resumed;
+  const std::string& label = launch.label;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   constexpr bool team_level = is_team_wave_functor<Functor, member_type, Ordinal>::value;
   LayeredKernel<ExecSpace, Ordinal, Functor> kernel{s, waves, f, 0, 0, resumed};
   const int team_size = resolve_team_size(space, kernel, requested_team_size, team_level);
   const bool sized_per_group =
-      !team_level && requested_team_size == 0 && !launch::is_host_backend_v<ExecSpace>;
-  const int lane_max = sized_per_group ? launch::clamped_team_size(space, kernel, 256) : 0;
+      !team_level && requested_team_size == 0 && !is_host_backend_v<ExecSpace>;
+  const int lane_max = sized_per_group ? clamped_team_size(space, kernel, 256) : 0;
   const std::string name = label + "::layered";
   const std::uint64_t max_league = limits.max_league_size;
   const std::uint64_t cap =
@@ -129,4 +141,4 @@ LaunchShape run_layered(const ExecSpace& space, const WaveState<ExecSpace, Ordin
   return shape;
 }
 
-}  // namespace strata::execute_detail
+}  // namespace strata::execute::detail

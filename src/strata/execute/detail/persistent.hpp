@@ -40,7 +40,7 @@
 #include <strata/execute/detail/run_in_place.hpp>
 #include <strata/execute/detail/wave_invoke.hpp>
 
-namespace strata::execute_detail {
+namespace strata::execute::detail {
 
 template <class ExecSpace, class Ordinal, class Functor>
 struct PersistentKernel {
@@ -224,4 +224,4 @@ void run_persistent(const ExecSpace& space,
                        kernel);
 }
 
-}  // namespace strata::execute_detail
+}  // namespace strata::execute::detail

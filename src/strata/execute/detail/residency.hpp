@@ -4,7 +4,7 @@
 // queue), so every team of the league must be running at the same time: a
 // team that the backend runs only after another team finished would never
 // arrive. The co-resident bound per backend, and why it holds, is
-// launch/resident_teams.hpp (shared with the planner's persistent layers).
+// core/resident_teams.hpp (shared with the planner's persistent layers).
 // Another stream's kernel could still hold multiprocessors: the persistent
 // kernel then starts with a rendezvous bounded by a timeout (persistent.hpp),
 // so a league that is not resident is the typed error NotCoResident, not a hang.
@@ -21,11 +21,11 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/device_limits.hpp>
 #include <strata/core/error.hpp>
-#include <strata/launch/device_limits.hpp>
-#include <strata/launch/resident_teams.hpp>
+#include <strata/core/resident_teams.hpp>
 
-namespace strata::execute_detail {
+namespace strata::execute::detail {
 
 struct TeamShape {
   std::uint32_t league = 1;
@@ -50,20 +50,19 @@ int resolve_team_size(const ExecSpace& space, const Kernel& kernel, int requeste
         "use 0 (chosen per backend) or a value in 1.." + std::to_string(max));
   if (requested > 0) return requested;
   // Thread-level waves: a warp; team-level ones: Kokkos' recommended size
-  // (launch::clamped_team_size caps it, and makes it 1 on host backends).
+  // (clamped_team_size caps it, and makes it 1 on host backends).
   const int wanted =
-      team_level && !launch::is_host_backend_v<ExecSpace>
+      team_level && !is_host_backend_v<ExecSpace>
           ? probe.team_size_recommended(kernel, Kokkos::ParallelForTag())
           : 32;
-  return launch::clamped_team_size(space, kernel, wanted);
+  return clamped_team_size(space, kernel, wanted);
 }
 
 /// Threads per team for thread-level waves in a persistent launch on a
 /// device, one wave per thread: wide enough that the widest group needs
 /// about one team per multiprocessor, from a warp up to 256 threads. Every
 /// team is one participant of the device-wide barrier between groups, and
-/// the barrier's cost grows with them (docs/executor.md: about 2 us up to a
-/// few hundred participants, 6.4 us at 2,048), so a group of 50,000 waves
+/// the barrier's cost grows with them (docs/executor.md), so a group of 50,000 waves
 /// meets as ~200 teams of 256 rather than ~1,600 warps.
 inline int lane_team_size(std::uint64_t widest, std::uint32_t multiprocessors) {
   constexpr std::uint64_t warp = 32, most = 256;
@@ -73,22 +72,37 @@ inline int lane_team_size(std::uint64_t widest, std::uint32_t multiprocessors) {
   return static_cast<int>(rounded < warp ? warp : rounded > most ? most : rounded);
 }
 
+/// What a persistent launch asks of its league.
+struct LeagueRequest {
+  int team_size = 0;                ///< RunOptions::team_size (0: the kernel's choice)
+  bool team_level = true;           ///< one wave per team (else one per thread, see below)
+  std::uint32_t forced_league = 0;  ///< RunOptions::league_size (0: as many as useful)
+  std::uint32_t worker_count = 0;   ///< LaunchConfig::worker_count (0: no ceiling)
+  std::uint64_t useful_waves = 1;   ///< waves the league can run at once
+  /// Each thread runs a wave of its own: the team is sized for the widest
+  /// group (lane_team_size) and holds team_size waves.
+  bool wave_per_thread = false;
+};
+
 /// The league of a persistent launch (see the header comment).
 template <class ExecSpace, class Kernel>
 TeamShape co_resident_league(const ExecSpace& space, const Kernel& kernel,
-                             const launch::DeviceLimits& limits, int requested_team_size,
-                             bool team_level, std::uint32_t forced_league,
-                             std::uint32_t worker_count, std::uint64_t useful_waves,
-                             bool wave_per_thread = false) {
+                             const DeviceLimits& limits, const LeagueRequest& request) {
+  const int requested_team_size = request.team_size;
+  const bool team_level = request.team_level;
+  const std::uint32_t forced_league = request.forced_league;
+  const std::uint32_t worker_count = request.worker_count;
+  const std::uint64_t useful_waves = request.useful_waves;
+  const bool wave_per_thread = request.wave_per_thread;
   TeamShape shape;
   shape.team_size = resolve_team_size(space, kernel, requested_team_size, team_level);
-  if (wave_per_thread && requested_team_size == 0 && !launch::is_host_backend_v<ExecSpace>)
-    shape.team_size = launch::clamped_team_size(
+  if (wave_per_thread && requested_team_size == 0 && !is_host_backend_v<ExecSpace>)
+    shape.team_size = clamped_team_size(
         space, kernel, lane_team_size(useful_waves, limits.multiprocessor_count));
   // A team holds one wave, or one per thread where each thread runs its own.
   const std::uint64_t per_team = wave_per_thread ? std::uint64_t(shape.team_size) : 1;
   const std::uint64_t useful_teams = (useful_waves + per_team - 1) / per_team;
-  shape.resident = launch::resident_teams(space, kernel, shape.team_size, limits);
+  shape.resident = resident_teams(space, kernel, shape.team_size, limits);
   if (forced_league != 0) {
     if (forced_league > shape.resident)
       throw PlanError::not_co_resident(forced_league, static_cast<std::uint64_t>(shape.team_size),
@@ -103,4 +117,4 @@ TeamShape co_resident_league(const ExecSpace& space, const Kernel& kernel,
   return shape;
 }
 
-}  // namespace strata::execute_detail
+}  // namespace strata::execute::detail

@@ -19,7 +19,7 @@
 #include <strata/execute/detail/executor_state.hpp>
 #include <strata/execute/detail/wave_invoke.hpp>
 
-namespace strata::execute_detail {
+namespace strata::execute::detail {
 
 /// Every thread of the team calls it; the leader has marked w Running.
 template <class ExecSpace, class Ordinal, class Functor, class Member>
@@ -99,4 +99,4 @@ KOKKOS_INLINE_FUNCTION int try_start(const WaveState<ExecSpace, Ordinal>& s, con
   return code;
 }
 
-}  // namespace strata::execute_detail
+}  // namespace strata::execute::detail

@@ -20,9 +20,9 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/launch/task_queue.hpp>
+#include <strata/execute/task_queue.hpp>
 
-namespace strata::execute_detail {
+namespace strata::execute::detail {
 
 template <class Functor, class Member, class Ordinal>
 using is_team_wave_functor = std::is_invocable<const Functor&, const Member&, Ordinal>;
@@ -119,4 +119,4 @@ KOKKOS_INLINE_FUNCTION std::uint32_t invoke_wave(const Functor& f, const Member&
                                                                        Ordinal>::value>());
 }
 
-}  // namespace strata::execute_detail
+}  // namespace strata::execute::detail

@@ -20,9 +20,8 @@
 // Each row lists its targets in input order, on every thread count (the
 // scatter is stable and the move within a bucket keeps the order). The
 // spare (one index per dependency) is freed on return. It replaced a build
-// in which every thread read the whole list and kept the rows it owned
-// (2 threads, random 2M waves / 10M dependencies: the CSR in about 0.11 s
-// instead of 0.33 s; docs/cpu_planner.md).
+// in which every thread read the whole list and kept the rows it owned,
+// which read the list once per thread.
 
 #include <cstddef>
 #include <cstdint>
@@ -34,15 +33,14 @@
 #include <strata/core/scan.hpp>
 #include <strata/core/storage.hpp>
 
-namespace strata::detail {
+namespace strata::graph::detail {
 
 /// Rows (and targets) per bucket, as a power of two: a bucket's row
 /// counters (64 KiB of 32-bit offsets) and in-degrees stay in a core's L2.
 inline constexpr unsigned csr_bucket_rows_log2 = 14;
 /// Where rows have many dependencies a bucket takes fewer rows (down to
 /// 2^10), so that its dependencies (their targets and spare indices) stay
-/// about 2^15, i.e. 256 KiB: on random-2M-10M (5 per row, 4096 rows per
-/// bucket) its placement took 0.035 s instead of 0.043 s (2 threads).
+/// about 2^15, i.e. 256 KiB, within a core's cache while they are placed.
 inline constexpr unsigned csr_bucket_edges_log2 = 15;
 inline constexpr unsigned csr_bucket_rows_min_log2 = 10;
 
@@ -240,4 +238,4 @@ void build_csr_by_row_buckets(const ExecSpace& space, std::size_t waves, std::si
       });
 }
 
-}  // namespace strata::detail
+}  // namespace strata::graph::detail

@@ -44,7 +44,7 @@
 #include <strata/plan/detail/fused_tail.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 /// Level marking a chained wave between finalise and expand (never a real
 /// level: contraction is only used when wave_count < this value).
@@ -262,4 +262,4 @@ struct ChainStep {
   }
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

@@ -28,7 +28,7 @@
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 /// In-edges of `graph` into `reverse` (whose Views are sized V + 1 and E), and
 /// each wave's cursor set to the start of its in-edges.
@@ -108,4 +108,4 @@ struct BottomUpStep {
   }
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

@@ -1,5 +1,5 @@
 #pragma once
-// StartStep, the first step of every walk (LaunchPolicy::choose_step, rule
+// StartStep, the first step of every walk (PlanPolicy::choose_step, rule
 // T: unless the ids allow one pass in id order): the remaining in-degree of
 // each wave (count_in_degrees, graph/in_degrees.hpp, unless the CSR build
 // counted them already) and layer 0, the waves nobody waits for, compacted
@@ -14,7 +14,7 @@
 #include <strata/plan/detail/plan_state.hpp>
 #include <strata/plan/frontier_sources.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 struct StartStep {
   template <class ExecSpace, class Ordinal, class Offset>
@@ -29,4 +29,4 @@ struct StartStep {
   }
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

@@ -23,7 +23,7 @@
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 /// Workers of a fused walk: one per hardware thread on host backends, and as
 /// many as can be resident on a GPU (the queue is spin-waited on).
@@ -148,4 +148,4 @@ struct FusedStep {
   }
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

@@ -33,7 +33,7 @@
 // Outputs: level(w) for every scheduled wave and layer_size(l) for every
 // layer, from which the plan is laid out in one counting pass
 // (layout_from_level_counts). HostLayersStep below runs it as the walk's
-// step at layer 0 (LaunchPolicy::choose_step, rule K).
+// step at layer 0 (PlanPolicy::choose_step, rule K).
 #include <cstddef>
 #include <cstdint>
 
@@ -45,7 +45,7 @@
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 struct HostKahnResult {
   std::uint64_t scheduled = 0;  ///< waves given a level (< waves: a cycle)
@@ -97,210 +97,303 @@ struct HostKahnBuffers {
   }
 };
 
-/// The walk. `remaining` holds the in-degrees (consumed); `stash` and
-/// `layer_size` hold at least wave_count entries; `outbox` holds
-/// buffers.parts^2 * buffers.box_size targets. Host backends only (the
-/// caller's launch policy decides); it compiles everywhere.
-template <class ExecSpace, class Ordinal, class Offset, class RemainingView, class StashView,
-          class LevelView, class SizeView, class OutboxView>
+/// The Views the walk works in: `remaining` holds the in-degrees (consumed);
+/// `stash` and `layer_size` hold at least wave_count entries; `outbox` holds
+/// buffers.parts^2 * buffers.box_size targets.
+template <class RemainingView, class StashView, class LevelView, class SizeView, class OutboxView>
+struct HostKahnViews {
+  RemainingView remaining;
+  StashView stash;  ///< every part's frontiers, in its own id range
+  LevelView level;
+  SizeView layer_size;
+  OutboxView outbox;
+};
+
+template <class RemainingView, class StashView, class LevelView, class SizeView, class OutboxView>
+HostKahnViews<RemainingView, StashView, LevelView, SizeView, OutboxView> host_kahn_views(
+    const RemainingView& remaining, const StashView& stash, const LevelView& level,
+    const SizeView& layer_size, const OutboxView& outbox) {
+  return {remaining, stash, level, layer_size, outbox};
+}
+
+/// Where the walk's shared words live in its `state` View: the bounds
+/// (parity, part, lo/hi) at 4 * part + 2 * parity + k; the parts' stash
+/// cursors; the layer counter and the results (groups, scheduled); each
+/// part's "stopped at a full box" flag; the box fill counts, a row of
+/// `stride` per sender (rows apart: each sender writes its own).
+struct HostKahnWords {
+  std::uint64_t stride, cursor_at, layer_at, flag_at, fill_at;
+  explicit HostKahnWords(std::uint64_t parts)
+      : stride((parts + 7) / 8 * 8),
+        cursor_at(4 * parts),
+        layer_at(5 * parts),
+        flag_at(5 * parts + 3),
+        fill_at((5 * parts + 3 + parts + 7) / 8 * 8) {}
+  std::uint64_t count(std::uint64_t parts) const { return fill_at + parts * stride; }
+};
+
+/// The walk, one team of `parts` threads: thread p owns the waves of part p
+/// (their stash segment, their in-degrees). Each layer is walked by thread
+/// 0 alone while it is narrow (walk_narrow), else by every thread over its
+/// slice of the frontier, each target sent to its owner's box
+/// (send_slice) and decremented by its owner (receive), in rounds until
+/// no box overflowed (wide_layer).
+template <class ExecSpace, class Ordinal, class Offset, class Views>
+struct HostKahnWalk {
+  using Word = std::uint64_t;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using LevelType = typename decltype(Views::level)::non_const_value_type;
+  using SizeType = typename decltype(Views::layer_size)::non_const_value_type;
+  using StateView = Kokkos::View<Word*, typename ExecSpace::memory_space>;
+
+  typename DependencyGraph<ExecSpace, Ordinal, Offset>::row_map_type row_map;
+  typename DependencyGraph<ExecSpace, Ordinal, Offset>::entries_type entries;
+  Views v;
+  StateView state;
+  WaveOwners owners;
+  HostKahnWords at;
+  Word parts = 1, box_size = 0, narrow = 0;
+
+  /// Where thread p stopped in its slice of a wide layer's frontier.
+  struct Slice {
+    Word q = 0;     ///< the part whose segment holds stash(k)
+    Word k = 0;     ///< the next frontier slot
+    Word left = 0;  ///< slots of the slice not yet sent
+    bool mid_row = false;     ///< stopped inside stash(k)'s row, at edge `resume`
+    std::size_t resume = 0;
+  };
+
+  KOKKOS_INLINE_FUNCTION Word& lo(Word parity, Word q) const { return state(4 * q + 2 * parity); }
+  KOKKOS_INLINE_FUNCTION Word& hi(Word parity, Word q) const {
+    return state(4 * q + 2 * parity + 1);
+  }
+  KOKKOS_INLINE_FUNCTION Word& cursor(Word q) const { return state(at.cursor_at + q); }
+  KOKKOS_INLINE_FUNCTION Word& fill(Word sender, Word owner) const {
+    return state(at.fill_at + sender * at.stride + owner);
+  }
+  KOKKOS_INLINE_FUNCTION Word box(Word sender, Word owner) const {
+    return (sender * parts + owner) * box_size;
+  }
+
+  /// Prefetch (the walk is bound by scattered misses): the row bounds of
+  /// the wave 2d frontier slots ahead, its out-edges at d ahead, and (when
+  /// `decrements`) at d/2 ahead the remaining in-degrees of those targets.
+  KOKKOS_INLINE_FUNCTION void look_ahead(Word k, Word k_end, bool decrements) const {
+    constexpr Word d = prefetch_distance;
+    const auto* const targets = entries.data();
+    if (k + 2 * d < k_end) prefetch_read(&row_map(v.stash(k + 2 * d)));
+    if (k + d < k_end) prefetch_read(targets + row_map(v.stash(k + d)));
+    if (decrements && k + d / 2 < k_end) {
+      const std::size_t w = v.stash(k + d / 2);
+      const std::size_t row_end = row_map(w + 1);
+      for (std::size_t e = row_map(w); e < row_end; ++e) prefetch_write(&v.remaining(targets[e]));
+    }
+  }
+
+  /// Layer 0: part p's sources, in id order, and its empty boxes.
+  KOKKOS_INLINE_FUNCTION void sources(Word p) const {
+    const Word begin = owners.begin(p), end = owners.begin(p + 1);
+    Word c = begin;
+    for (Word w = begin; w < end; ++w)
+      if (v.remaining(w) == 0) {
+        v.level(w) = LevelType(0);
+        v.stash(c++) = Ordinal(w);
+      }
+    lo(0, p) = begin;
+    hi(0, p) = c;
+    cursor(p) = c;
+    for (Word q = 0; q < parts; ++q) fill(p, q) = 0;
+  }
+
+  KOKKOS_INLINE_FUNCTION Word frontier_size(Word parity) const {
+    Word size = 0;
+    for (Word q = 0; q < parts; ++q) size += hi(parity, q) - lo(parity, q);
+    return size;
+  }
+
+  /// Thread 0 alone: layers from `layer` (of `size` waves) until the
+  /// frontier widens past `narrow` or ends (one part: every layer, the
+  /// serial Kahn walk). Leaves the next layer's number in the layer word.
+  KOKKOS_INLINE_FUNCTION void walk_narrow(Word layer, Word size) const {
+    Word l = layer, n = size;
+    while (n != 0 && (parts == 1 || n <= narrow)) {
+      const Word par = l & 1;
+      v.layer_size(l) = SizeType(n);
+      for (Word q = 0; q < parts; ++q) lo(par ^ 1, q) = cursor(q);
+      for (Word q = 0; q < parts; ++q)
+        for (Word k = lo(par, q), k_end = hi(par, q); k < k_end; ++k) {
+          look_ahead(k, k_end, true);
+          const std::size_t w = v.stash(k);
+          const std::size_t row_end = row_map(w + 1);
+          for (std::size_t e = row_map(w); e < row_end; ++e) {
+            const Ordinal t = entries(e);
+            if (--v.remaining(t) == 0) {
+              v.level(t) = LevelType(l + 1);
+              Word& c = cursor(owners.owner(t));
+              v.stash(c++) = t;
+            }
+          }
+        }
+      n = 0;
+      for (Word q = 0; q < parts; ++q) {
+        hi(par ^ 1, q) = cursor(q);
+        n += hi(par ^ 1, q) - lo(par ^ 1, q);
+      }
+      ++l;
+    }
+    state(at.layer_at) = l;
+  }
+
+  /// Thread p's slice [first, first + left) of a frontier of `size` waves,
+  /// counted across the parts' segments in part order.
+  KOKKOS_INLINE_FUNCTION Slice slice_of(Word p, Word parity, Word size) const {
+    Slice sl;
+    Word first = Word(even_part_begin(size, parts, p));
+    sl.left = Word(even_part_begin(size, parts, p + 1)) - first;
+    while (sl.q + 1 < parts && first >= hi(parity, sl.q) - lo(parity, sl.q)) {
+      first -= hi(parity, sl.q) - lo(parity, sl.q);
+      ++sl.q;
+    }
+    sl.k = lo(parity, sl.q) + first;
+    return sl;
+  }
+
+  /// Sends the slice's targets to their owners' boxes; false once the
+  /// slice is done, true when a box is full (`sl` says where it stopped).
+  KOKKOS_INLINE_FUNCTION bool send_slice(Word p, Word parity, Slice& sl) const {
+    while (sl.left != 0) {
+      while (sl.q < parts && sl.k == hi(parity, sl.q)) {
+        ++sl.q;
+        if (sl.q < parts) sl.k = lo(parity, sl.q);
+      }
+      const Word seg_end = hi(parity, sl.q);
+      const Word k_end = seg_end - sl.k < sl.left ? seg_end : sl.k + sl.left;
+      for (; sl.k < k_end; ++sl.k, --sl.left) {
+        look_ahead(sl.k, k_end, false);
+        const std::size_t w = v.stash(sl.k);
+        const std::size_t row_end = row_map(w + 1);
+        std::size_t e = sl.mid_row ? sl.resume : std::size_t(row_map(w));
+        sl.mid_row = false;
+        for (; e < row_end; ++e) {
+          const Ordinal t = entries(e);
+          const Word o = owners.owner(t);
+          Word& n = fill(p, o);
+          if (n == box_size) {
+            sl.mid_row = true;
+            sl.resume = e;
+            return true;
+          }
+          v.outbox(box(p, o) + n) = t;
+          ++n;
+        }
+      }
+    }
+    return false;
+  }
+
+  /// Owner p decrements every target in its boxes, places the released
+  /// ones at `mine` on (level layer + 1) and empties the boxes; returns the
+  /// new end of its segment.
+  KOKKOS_INLINE_FUNCTION Word receive(Word p, Word layer, Word mine) const {
+    constexpr Word d = prefetch_distance;
+    for (Word sender = 0; sender < parts; ++sender) {
+      Word& n = fill(sender, p);
+      const Word first = box(sender, p);
+      for (Word j = 0; j < n; ++j) {
+        if (j + d < n) prefetch_write(&v.remaining(v.outbox(first + j + d)));
+        const Ordinal t = v.outbox(first + j);
+        if (--v.remaining(t) == 0) {
+          v.level(t) = LevelType(layer + 1);
+          v.stash(mine++) = t;
+        }
+      }
+      n = 0;
+    }
+    return mine;
+  }
+
+  /// One wide layer over every thread: rounds of send and receive until no
+  /// thread stopped at a full box.
+  KOKKOS_INLINE_FUNCTION void wide_layer(const Member& team, Word p, Word layer, Word size) const {
+    const Word parity = layer & 1;
+    Word mine = cursor(p);
+    lo(parity ^ 1, p) = mine;
+    Slice sl = slice_of(p, parity, size);
+    while (true) {
+      state(at.flag_at + p) = send_slice(p, parity, sl) ? 1 : 0;
+      team.team_barrier();  // every box of this round is written
+      Word stopped = 0;
+      for (Word r = 0; r < parts; ++r) stopped += state(at.flag_at + r);
+      mine = receive(p, layer, mine);
+      if (stopped == 0) {
+        hi(parity ^ 1, p) = mine;
+        cursor(p) = mine;
+        if (p == 0) v.layer_size(layer) = SizeType(size);
+      }
+      team.team_barrier();  // boxes empty again; at the end, the next layer's bounds
+      if (stopped == 0) return;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const Word p = Word(team.team_rank());
+    sources(p);
+    team.team_barrier();
+    Word layer = 0;  // the same on every thread
+    while (true) {
+      const Word size = frontier_size(layer & 1);
+      if (size == 0) break;
+      if (parts == 1 || size <= narrow) {
+        team.team_barrier();  // everyone has read this layer's bounds
+        if (p == 0) walk_narrow(layer, size);
+        team.team_barrier();
+        layer = state(at.layer_at);
+        continue;
+      }
+      wide_layer(team, p, layer, size);
+      ++layer;
+    }
+    if (p == 0) {  // the results: groups and scheduled waves
+      Word scheduled = 0;
+      for (Word r = 0; r < parts; ++r) scheduled += cursor(r) - owners.begin(r);
+      state(at.layer_at + 1) = layer;
+      state(at.layer_at + 2) = scheduled;
+    }
+  }
+};
+
+/// The walk (HostKahnWalk) in one launch of one team, and its results.
+/// Host backends only (the planner's policy decides, rule K); it compiles
+/// everywhere.
+template <class ExecSpace, class Ordinal, class Offset, class Views>
 HostKahnResult host_kahn(const ExecSpace& space,
                          const DependencyGraph<ExecSpace, Ordinal, Offset>& graph,
-                         const RemainingView& remaining, const StashView& stash,
-                         const LevelView& level, const SizeView& layer_size,
-                         const OutboxView& outbox, const HostKahnBuffers& buffers,
+                         const Views& views, const HostKahnBuffers& buffers,
                          std::uint64_t narrow_frontier) {
   HostKahnResult out;
   const std::size_t waves = graph.wave_count();
   if (waves == 0) return out;
-  const auto row_map = graph.row_map;
-  const auto entries = graph.entries;
-  using Team = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Team::member_type;
+  using Walk = HostKahnWalk<ExecSpace, Ordinal, Offset, Views>;
   using Word = std::uint64_t;
-  using LevelType = typename LevelView::non_const_value_type;
-  using SizeType = typename SizeView::non_const_value_type;
   const Word parts = buffers.parts < waves ? buffers.parts : Word(waves);
-  const Word box_size = buffers.box_size;
-  const WaveOwners owners(waves, parts);
-  // state, in words: bounds(parity, part, lo/hi) at 4 * part + 2 * parity + k;
-  // the parts' stash cursors; the layer counter and the results (groups,
-  // scheduled); each part's "stopped at a full box" flag; the box fill
-  // counts, a row of `stride` per sender (rows apart: each sender writes its own).
-  const Word stride = (parts + 7) / 8 * 8;
-  const Word cursor_at = 4 * parts, layer_at = 5 * parts, flag_at = layer_at + 3;
-  const Word fill_at = (flag_at + parts + 7) / 8 * 8;
-  Kokkos::View<Word*, typename ExecSpace::memory_space> state(
+  const HostKahnWords at(parts);
+  const typename Walk::StateView state(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::host kahn state"),
-      fill_at + parts * stride);
-  const Word narrow = narrow_frontier;
-
-  auto walk = KOKKOS_LAMBDA(const Member& team) {
-    const Word p = Word(team.team_rank());
-    const Word begin = owners.begin(p), end = owners.begin(p + 1);
-    auto lo = [&](Word parity, Word q) -> Word& { return state(4 * q + 2 * parity); };
-    auto hi = [&](Word parity, Word q) -> Word& { return state(4 * q + 2 * parity + 1); };
-    auto fill = [&](Word sender, Word owner) -> Word& { return state(fill_at + sender * stride + owner); };
-    auto box = [&](Word sender, Word owner) { return (sender * parts + owner) * box_size; };
-    // Prefetch (the walk is bound by scattered misses): the row bounds of
-    // the wave 2d frontier slots ahead, its out-edges at d ahead, and (when
-    // `decrements`) at d/2 ahead the remaining in-degrees of those targets.
-    constexpr Word d = prefetch_distance;
-    const auto* const targets = entries.data();
-    auto look_ahead = [&](Word k, Word k_end, bool decrements) {
-      if (k + 2 * d < k_end) prefetch_read(&row_map(stash(k + 2 * d)));
-      if (k + d < k_end) prefetch_read(targets + row_map(stash(k + d)));
-      if (decrements && k + d / 2 < k_end) {
-        const std::size_t w = stash(k + d / 2);
-        const std::size_t row_end = row_map(w + 1);
-        for (std::size_t e = row_map(w); e < row_end; ++e) prefetch_write(&remaining(targets[e]));
-      }
-    };
-    // Layer 0: this part's sources, in id order.
-    Word cursor = begin;
-    for (Word w = begin; w < end; ++w)
-      if (remaining(w) == 0) {
-        level(w) = LevelType(0);
-        stash(cursor++) = Ordinal(w);
-      }
-    lo(0, p) = begin;
-    hi(0, p) = cursor;
-    state(cursor_at + p) = cursor;
-    for (Word q = 0; q < parts; ++q) fill(p, q) = 0;
-    team.team_barrier();
-
-    Word layer = 0;  // the same on every thread
-    while (true) {
-      const Word parity = layer & 1;
-      Word size = 0;
-      for (Word q = 0; q < parts; ++q) size += hi(parity, q) - lo(parity, q);
-      if (size == 0) break;
-      if (parts == 1 || size <= narrow) {
-        // Narrow: thread 0 walks alone until the frontier widens or ends
-        // (one part: every layer, the serial Kahn walk).
-        team.team_barrier();  // everyone has read this layer's bounds
-        if (p == 0) {
-          Word l = layer, n = size;
-          while (n != 0 && (parts == 1 || n <= narrow)) {
-            const Word par = l & 1;
-            layer_size(l) = SizeType(n);
-            for (Word q = 0; q < parts; ++q) lo(par ^ 1, q) = state(cursor_at + q);
-            for (Word q = 0; q < parts; ++q)
-              for (Word k = lo(par, q), k_end = hi(par, q); k < k_end; ++k) {
-                look_ahead(k, k_end, true);
-                const std::size_t w = stash(k);
-                const std::size_t row_end = row_map(w + 1);
-                for (std::size_t e = row_map(w); e < row_end; ++e) {
-                  const Ordinal t = entries(e);
-                  if (--remaining(t) == 0) {
-                    level(t) = LevelType(l + 1);
-                    Word& c = state(cursor_at + owners.owner(t));
-                    stash(c++) = t;
-                  }
-                }
-              }
-            n = 0;
-            for (Word q = 0; q < parts; ++q) {
-              hi(par ^ 1, q) = state(cursor_at + q);
-              n += hi(par ^ 1, q) - lo(par ^ 1, q);
-            }
-            ++l;
-          }
-          state(layer_at) = l;
-        }
-        team.team_barrier();
-        layer = state(layer_at);
-        continue;
-      }
-      // Wide: this thread's slice [first, first + left) of the frontier,
-      // counted across the parts' segments in part order.
-      Word mine = state(cursor_at + p);
-      lo(parity ^ 1, p) = mine;
-      Word first = Word(even_part_begin(size, parts, p));
-      Word left = Word(even_part_begin(size, parts, p + 1)) - first;
-      Word q = 0;
-      while (q + 1 < parts && first >= hi(parity, q) - lo(parity, q)) {
-        first -= hi(parity, q) - lo(parity, q);
-        ++q;
-      }
-      Word k = lo(parity, q) + first;
-      bool mid_row = false;  // stopped inside stash(k)'s row, at edge `resume`
-      std::size_t resume = 0;
-      // Sends the slice's targets to their owners' boxes; false once the
-      // slice is done, true when a box is full (k, mid_row, resume say where).
-      auto send = [&]() -> bool {
-        while (left != 0) {
-          while (q < parts && k == hi(parity, q)) {
-            ++q;
-            if (q < parts) k = lo(parity, q);
-          }
-          const Word seg_end = hi(parity, q);
-          const Word k_end = seg_end - k < left ? seg_end : k + left;
-          for (; k < k_end; ++k, --left) {
-            look_ahead(k, k_end, false);
-            const std::size_t w = stash(k);
-            const std::size_t row_end = row_map(w + 1);
-            std::size_t e = mid_row ? resume : std::size_t(row_map(w));
-            mid_row = false;
-            for (; e < row_end; ++e) {
-              const Ordinal t = entries(e);
-              const Word o = owners.owner(t);
-              Word& n = fill(p, o);
-              if (n == box_size) {
-                mid_row = true;
-                resume = e;
-                return true;
-              }
-              outbox(box(p, o) + n) = t;
-              ++n;
-            }
-          }
-        }
-        return false;
-      };
-      while (true) {  // rounds: ends when no thread stopped at a full box
-        state(flag_at + p) = send() ? 1 : 0;
-        team.team_barrier();  // every box of this round is written
-        Word stopped = 0;
-        for (Word r = 0; r < parts; ++r) stopped += state(flag_at + r);
-        for (Word sender = 0; sender < parts; ++sender) {
-          Word& n = fill(sender, p);
-          const Word at = box(sender, p);
-          for (Word j = 0; j < n; ++j) {
-            if (j + d < n) prefetch_write(&remaining(outbox(at + j + d)));
-            const Ordinal t = outbox(at + j);
-            if (--remaining(t) == 0) {
-              level(t) = LevelType(layer + 1);
-              stash(mine++) = t;
-            }
-          }
-          n = 0;
-        }
-        if (stopped == 0) {
-          hi(parity ^ 1, p) = mine;
-          state(cursor_at + p) = mine;
-          if (p == 0) layer_size(layer) = SizeType(size);
-        }
-        team.team_barrier();  // boxes empty again; at the end, the next layer's bounds
-        if (stopped == 0) break;
-      }
-      ++layer;
-    }
-    if (p == 0) {
-      Word scheduled = 0;
-      for (Word r = 0; r < parts; ++r) scheduled += state(cursor_at + r) - owners.begin(r);
-      state(layer_at + 1) = layer;
-      state(layer_at + 2) = scheduled;
-    }
-  };
-  Kokkos::parallel_for("strata::plan::host_kahn", Team(space, 1, int(parts)), walk);
+      at.count(parts));
+  const Walk walk{graph.row_map, graph.entries, views, state, WaveOwners(waves, parts), at,
+                  parts, buffers.box_size, narrow_frontier};
+  Kokkos::parallel_for("strata::plan::host_kahn",
+                       Kokkos::TeamPolicy<ExecSpace>(space, 1, int(parts)), walk);
   const auto host = Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(), Kokkos::subview(state, Kokkos::make_pair(layer_at + 1, layer_at + 3)));
+      Kokkos::HostSpace(),
+      Kokkos::subview(state, Kokkos::make_pair(at.layer_at + 1, at.layer_at + 3)));
   out.groups = host(0);
   out.scheduled = host(1);
   if (out.groups != 0) {
+    using SizeType = typename Walk::SizeType;
     SizeType first = 0;
     Kokkos::deep_copy(space, Kokkos::View<SizeType, Kokkos::HostSpace>(&first),
-                      Kokkos::subview(layer_size, 0));
+                      Kokkos::subview(views.layer_size, 0));
     space.fence();
     out.sources = first;
   }
@@ -320,7 +413,7 @@ std::uint64_t host_kahn_threads(const ExecSpace& space, std::uint64_t waves) {
 
 /// Rule K's step, at layer 0 (after the Start step): every layer in one
 /// team of host threads; ends the walk. `narrow_frontier`:
-/// LaunchPolicy::fused_max_frontier.
+/// PlanPolicy::fused_max_frontier.
 struct HostLayersStep {
   std::uint64_t narrow_frontier = 0;
 
@@ -334,11 +427,12 @@ struct HostLayersStep {
     const std::uint64_t threads = host_kahn_threads(space, s.wave_count());
     const auto outbox = s.lend_cursor_as_ordinals(threads > 1 ? s.wave_count() / 4 : 0);
     const HostKahnBuffers buffers(threads, outbox.extent(0));
-    const HostKahnResult walk = host_kahn(space, s.graph, s.remaining, s.order, s.level, sizes,
-                                          outbox, buffers, narrow_frontier);
+    const HostKahnResult walk =
+        host_kahn(space, s.graph, host_kahn_views(s.remaining, s.order, s.level, sizes, outbox),
+                  buffers, narrow_frontier);
     s.stats.sparse_layers = walk.groups;
     s.finish_counted(walk.scheduled, sizes, walk.groups);
   }
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

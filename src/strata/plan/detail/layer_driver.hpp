@@ -1,7 +1,7 @@
 #pragma once
 // The host loop of the planner's walk (over steps, never over waves or
-// edges): it asks the launch policy for the next step
-// (LaunchPolicy::choose_step, every rule lives there) and runs it on the one
+// edges): it asks the planner policy for the next step
+// (PlanPolicy::choose_step, every rule lives there) and runs it on the one
 // PlanState (plan_state.hpp) every step shares:
 //
 //   state = PlanState(graph, scratch, plan.level, plan.waves)
@@ -27,12 +27,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/device_limits.hpp>
 #include <strata/core/error.hpp>
 #include <strata/graph/dependency_graph.hpp>
-#include <strata/launch/device_limits.hpp>
-#include <strata/launch/launch_policy.hpp>
-#include <strata/launch/layer_request.hpp>
-#include <strata/launch/plan_step.hpp>
 #include <strata/plan/detail/chain_contraction.hpp>
 #include <strata/plan/detail/dense_step.hpp>
 #include <strata/plan/detail/frontier_start.hpp>
@@ -45,11 +42,14 @@
 #include <strata/plan/detail/topological_levels.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
+#include <strata/plan/policy/layer_request.hpp>
+#include <strata/plan/policy/plan_policy.hpp>
+#include <strata/plan/policy/plan_step.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 /// What the caller already knows about the ids' order (the CSR build learns
-/// it in its validation pass when the launch policy may use it).
+/// it in its validation pass when the planner policy may use it).
 enum class IdOrder { Unknown, Topological, NotTopological };
 
 /// The largest in- or out-degree of any wave (`remaining` holds in-degrees).
@@ -74,9 +74,9 @@ std::uint64_t max_wave_degree(const ExecSpace& space,
 /// The fixed part of what the planner asks the policy: the forced knobs, the
 /// device and the graph's size.
 template <class ExecSpace>
-launch::PlanStepRequest step_request(const ExecSpace& space, std::uint64_t waves,
-                                     std::uint64_t dependencies, const PlanOptions& options) {
-  launch::PlanStepRequest r;
+PlanStepRequest step_request(const ExecSpace& space, std::uint64_t waves,
+                             std::uint64_t dependencies, const PlanOptions& options) {
+  PlanStepRequest r;
   r.mode = options.mode;
   r.layers_per_sync = options.layers_per_sync;
   r.chains = options.chains;
@@ -90,8 +90,8 @@ launch::PlanStepRequest step_request(const ExecSpace& space, std::uint64_t waves
 
 /// The planner's policy: the standard one, sizing this planner's buffers.
 template <class Ordinal, class Offset>
-launch::LaunchPolicy planner_policy() {
-  launch::LaunchPolicy policy = launch::LaunchPolicy::standard();
+PlanPolicy planner_policy() {
+  PlanPolicy policy = PlanPolicy::standard();
   policy.ordinal_bytes = sizeof(Ordinal);  // its memory rule sizes this planner's buffers
   policy.offset_bytes = sizeof(Offset);
   return policy;
@@ -112,9 +112,9 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
   PlanState<ExecSpace, Ordinal, Offset> s(graph, scratch, level, order);
   s.in_degrees_ready = in_degrees_ready;
 
-  const launch::LaunchPolicy policy = planner_policy<Ordinal, Offset>();
-  const launch::DeviceLimits limits = launch::DeviceLimits::query(space);
-  launch::PlanStepRequest r =
+  const PlanPolicy policy = planner_policy<Ordinal, Offset>();
+  const DeviceLimits limits = DeviceLimits::query(space);
+  PlanStepRequest r =
       step_request(space, graph.wave_count(), graph.dependency_count(), options);
   // What the policy's rules read beyond the frontier: measured only when asked.
   // (Rule T's bet, check_while_levelling: the level pass checks the ids itself.)
@@ -140,32 +140,31 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
       r.paced_batches = s.stats.paced_batches;
       r.persistent_refused = s.persistent_refused;
       if (s.started)
-        r.layer_request = launch::layer_request(limits, r.waves, r.dependencies, s.frontier,
-                                                s.previous, s.layer,
-                                                options.device_memory_budget_bytes);
-      const launch::PlanStepDecision d =
+        r.layer_request = layer_request(limits, r.waves, r.dependencies, s.frontier, s.previous,
+                                        s.layer, options.device_memory_budget_bytes);
+      const PlanStepDecision d =
           policy.choose_step(r, s.layer == 0 ? &s.stats.first_decision : nullptr);
       if (d.bottom_up_budget_spent && s.stats.dense_budget_spent_at_layer == 0)
         s.stats.dense_budget_spent_at_layer = s.layer;
       s.bind_buffers_for(d.step);
       switch (d.step) {
-        case launch::PlanStep::Start:
+        case PlanStep::Start:
           StartStep{}.advance(space, s);
           measure_after_start();
           break;
-        case launch::PlanStep::Levels:
+        case PlanStep::Levels:
           LevelsStep{d.check_ids}.advance(space, s);
           r.ids_unchecked = r.ids_unchecked && !s.ids_not_topological;  // the bet lost: walk
           break;
-        case launch::PlanStep::HostLayers:
+        case PlanStep::HostLayers:
           HostLayersStep{policy.fused_max_frontier}.advance(space, s);
           break;
-        case launch::PlanStep::TopDown: TopDownStep{}.advance(space, s); break;
-        case launch::PlanStep::Paced: PacedStep{d.batch}.advance(space, s); break;
-        case launch::PlanStep::BottomUp: BottomUpStep{}.advance(space, s); break;
-        case launch::PlanStep::Persistent: PersistentStep{}.advance(space, s); break;
-        case launch::PlanStep::Fused: FusedStep{}.advance(space, s); break;
-        case launch::PlanStep::Chains: ChainStep{}.advance(space, s); break;
+        case PlanStep::TopDown: TopDownStep{}.advance(space, s); break;
+        case PlanStep::Paced: PacedStep{d.batch}.advance(space, s); break;
+        case PlanStep::BottomUp: BottomUpStep{}.advance(space, s); break;
+        case PlanStep::Persistent: PersistentStep{}.advance(space, s); break;
+        case PlanStep::Fused: FusedStep{}.advance(space, s); break;
+        case PlanStep::Chains: ChainStep{}.advance(space, s); break;
       }
     }
   } catch (const std::bad_alloc& e) {
@@ -177,4 +176,4 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
   return s;
 }
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

@@ -2,8 +2,7 @@
 // PersistentStep: every remaining top-down layer in ONE launch of a
 // co-resident league, with a device-wide rendezvous between layers in place
 // of a kernel boundary and a host round trip. On a GPU a layer of the paced
-// step costs two launches (~10 us each on the H200, docs/gpu-cuda.md); here
-// it costs a few memory round trips.
+// step costs two kernel launches; here it costs a few memory round trips.
 //
 // Layer j is order[begin, end). Teams grid-stride over it, one wave per
 // thread: each edge that releases a target (the release rule, release.hpp, a
@@ -35,7 +34,7 @@
 // layer comes after it in the tally's order.
 //
 // Residency: the league is at most the co-resident teams for this kernel
-// (launch/resident_teams.hpp), and at most one team per multiprocessor
+// (core/resident_teams.hpp), and at most one team per multiprocessor
 // (persistent_walk_league says why); a league rendezvous with a timeout
 // (core/league_rendezvous.hpp) comes first, so when the device cannot hold
 // it after all, the launch returns without touching the graph and the caller
@@ -52,17 +51,17 @@
 
 #include <strata/core/atomics.hpp>
 #include <strata/core/device_barrier.hpp>  // its spin limit
+#include <strata/core/device_limits.hpp>
 #include <strata/core/error.hpp>
 #include <strata/core/league_rendezvous.hpp>
+#include <strata/core/resident_teams.hpp>
 #include <strata/core/spin_wait.hpp>
 #include <strata/graph/dependency_graph.hpp>
-#include <strata/launch/device_limits.hpp>
-#include <strata/launch/resident_teams.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 #include <strata/plan/detail/release.hpp>
 #include <strata/plan/detail/sparse_paced.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 /// Control words of the persistent walk (a View of persistent_word_count).
 enum PersistentWord : int { tally_word, published_word, abort_word };
@@ -208,13 +207,13 @@ struct PersistentLayers {
 /// takes one atomic on the tail word per pass, so fewer teams make each of a
 /// deep plan's hundreds of layers cheaper; one team of 256 per multiprocessor
 /// covers 33,792 waves per pass on 132 (a sweep3d-200 layer: at most ~30,000).
-/// On an H100 (docs/gpu-cuda.md, 2026-12-06), 396 -> 132 teams of 256: the
-/// sweeps 11-18 % and layered 6-9 % faster, but tree-out-2M 5-6 % slower
-/// (its last layers hold up to 1M waves: three times the passes); 66 or 100
-/// teams, or 132 of 512 or 896, were slower. Host backends keep a team per
+/// Measured on a GPU (docs/gpu-cuda.md): one team per multiprocessor made
+/// the sweeps and layered grids faster than three, and a tree whose last
+/// layers hold up to 1M waves (three times the passes) a little slower;
+/// fewer teams, or larger ones, were slower. Host backends keep a team per
 /// thread.
 inline std::uint32_t persistent_walk_league(std::uint32_t resident,
-                                            const launch::DeviceLimits& limits) {
+                                            const DeviceLimits& limits) {
   if (limits.multiprocessor_count == 0 || resident <= limits.multiprocessor_count) return resident;
   return limits.multiprocessor_count;
 }
@@ -234,8 +233,8 @@ struct PersistentStep {
     const auto words = prefix(s.counters, persistent_word_count);
     Kernel kernel{s.graph.row_map, s.graph.entries, s.release_rule(), s.order, words,
                   LeagueRendezvous<memory_space>("strata::plan::persistent_rendezvous")};
-    const launch::DeviceLimits limits = launch::DeviceLimits::query(space);
-    auto shape = launch::resident_team_shape(
+    const DeviceLimits limits = DeviceLimits::query(space);
+    auto shape = resident_team_shape(
         space, kernel, static_cast<int>(paced_team_size<ExecSpace>()), limits);
     shape.league = persistent_walk_league(shape.league, limits);
     if (shape.league > persistent_most_teams || waves >= persistent_most_waves) {
@@ -285,4 +284,4 @@ struct PersistentStep {
   }
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

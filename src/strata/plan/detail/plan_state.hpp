@@ -2,7 +2,7 @@
 // PlanState: everything a planner step reads and writes, each buffer named
 // once with one meaning. Every step (the headers beside this one) has the
 // shape `Step{...}.advance(space, PlanState&)`; which step runs next is the
-// launch policy's decision (LaunchPolicy::choose_step), and the host loop
+// planner policy's decision (PlanPolicy::choose_step), and the host loop
 // that asks it is plan/detail/layer_driver.hpp.
 //
 //   graph            out-edges (CSR)
@@ -49,13 +49,13 @@
 #include <strata/core/atomics.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/graph/dependency_graph.hpp>
-#include <strata/launch/plan_step.hpp>
 #include <strata/plan/detail/release.hpp>
 #include <strata/plan/frontier_sources.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
+#include <strata/plan/policy/plan_step.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 template <class ExecSpace, class Ordinal, class Offset>
 struct PlanState {
@@ -173,17 +173,17 @@ struct PlanState {
   /// `released` (the chain links' bytes) is read only by the top-down, chain and
   /// fused steps. A plan thus never holds the wave-sized offsets it does not
   /// use (peak memory, docs/cpu_planner.md).
-  void bind_buffers_for(launch::PlanStep step) {
-    if (step == launch::PlanStep::Levels) return;
+  void bind_buffers_for(PlanStep step) {
+    if (step == PlanStep::Levels) return;
     const std::size_t waves = wave_count();
     if (!remaining_bound_) {
       reserve_capacity(storage_->remaining, waves, "remaining in-degree");
       remaining = prefix(storage_->remaining, waves);
       remaining_bound_ = true;
     }
-    const bool reads_released = step == launch::PlanStep::TopDown ||
-                                step == launch::PlanStep::Chains ||
-                                step == launch::PlanStep::Fused;
+    const bool reads_released = step == PlanStep::TopDown ||
+                                step == PlanStep::Chains ||
+                                step == PlanStep::Fused;
     if (!reads_released || released_bound_) return;
     reserve_capacity(storage_->graph.cursor, waves, "outgoing target cursor");
     released = prefix(storage_->graph.cursor, waves);
@@ -256,4 +256,4 @@ struct PlanState {
   std::vector<Ordinal>* layer_begin_;
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

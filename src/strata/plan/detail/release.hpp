@@ -13,7 +13,7 @@
 
 #include <strata/core/atomics.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 template <class ExecSpace, class RemainingView, class LevelView>
 struct ReleaseRule {
@@ -86,4 +86,4 @@ ReleaseRule<ExecSpace, RemainingView, LevelView> release_rule(const RemainingVie
   return {remaining, level};
 }
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

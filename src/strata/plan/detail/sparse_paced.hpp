@@ -1,9 +1,9 @@
 #pragma once
 // PacedStep: up to `batch` top-down layers launched back to back with no host
-// round trip between them (the batch size is the launch policy's, rule P6).
+// round trip between them (the batch size is the planner policy's, rule P6).
 // On a GPU the per-layer cost of the two-phase sparse step (release, scan,
-// read the next frontier's size on the host) is ~35 us of launch and fence
-// latency (docs/gpu-cuda.md), which dominates deep graphs whose layers cannot
+// read the next frontier's size on the host) is launch and fence latency,
+// which dominates deep graphs whose layers cannot
 // fill the device. Here a layer's bounds live on the device and its two
 // kernels are queued without a fence:
 //
@@ -23,8 +23,8 @@
 // source, a power-law hub) is not one thread's loop. In a layer of one
 // chunk (no more waves than a team has threads: a fan-out's source alone)
 // such a wave is walked by the whole league instead, and the league is
-// sized for the heaviest wave too (paced_grid): on the H200 a 1M-edge
-// fan-out source walked by one team of 256 took most of fanout-1M's 8.5 ms.
+// sized for the heaviest wave too (paced_grid): a 1M-edge fan-out source
+// walked by one team took most of that graph's plan.
 //
 // A layer that comes out empty leaves every later kernel of the batch without
 // work (they return at once). The host reads the batch's layer sizes once.
@@ -40,13 +40,11 @@
 
 #include <strata/core/ordinal.hpp>
 #include <strata/graph/dependency_graph.hpp>
-#include <strata/launch/plan_step.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 #include <strata/plan/detail/release.hpp>
+#include <strata/plan/policy/plan_step.hpp>
 
-namespace strata::detail {
-
-using launch::max_paced_layers;
+namespace strata::plan::detail {
 
 /// Team size of the layer kernels: a block of 256 on GPUs, where the team
 /// scan turns a layer's appends into one atomic per team; 1 on host backends.
@@ -216,4 +214,4 @@ struct PacedStep {
   }
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

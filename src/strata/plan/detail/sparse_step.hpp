@@ -18,7 +18,7 @@
 #include <strata/core/ordinal.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 struct TopDownStep {
   template <class ExecSpace, class Ordinal, class Offset>
@@ -62,4 +62,4 @@ struct TopDownStep {
   }
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

@@ -19,14 +19,14 @@
 // the last pass's top digit of a plan of 20 groups has 20, not 256. Fewer
 // digits mean fewer counters per chunk, so that pass takes more, shorter
 // chunks in the same counters (level_sort_pass_chunks): on a GPU a chunk is
-// one thread walking its block in order, and a 1M-wave plan of 20 groups ran
-// on 977 threads of 1024 waves each (0.52 ms of a 3.3 ms sptrsv symbolic
-// phase on the H200) where it now runs on 12,505 of 80.
+// one thread walking its block in order, and a 1M-wave plan of 20 groups
+// runs on about 12,500 threads of 80 waves each instead of about 1,000 of
+// 1024 (that pass was a large share of a sptrsv symbolic phase).
 //
 // Where there are as many groups as waves (a chain's plan), every level
 // usually holds one wave and the sort is the inverse of the levels: one
 // scatter and one check that no two waves met in a slot, in place of three
-// passes (a 1M chain's layout took 1.5 of its 3.1 ms on the H200). Where
+// passes (the layout was about half of a chain's plan on a GPU). Where
 // the check fails (a level empty, another shared) the radix sort runs.
 //
 // Kokkos 3.4 has no stable device sort-by-key, which is why this is written
@@ -39,10 +39,10 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/storage.hpp>
-#include <strata/plan/planner_scratch.hpp>
 #include <strata/plan/detail/tiled_level_sort_pass.hpp>
+#include <strata/plan/planner_scratch.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 /// Passes of the sort for `group_count` groups (0 or 1: the identity, no spare).
 inline unsigned level_sort_passes(std::uint64_t group_count) {
@@ -111,7 +111,7 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
     const std::size_t digits =
         pass + 1 < passes ? level_sort_buckets
                           : static_cast<std::size_t>(((group_count - 1) >> shift) + 1);
-    if constexpr (!launch::is_host_backend_v<ExecSpace>) {  // a team per tile (tiled_level_sort_pass.hpp)
+    if constexpr (!is_host_backend_v<ExecSpace>) {  // a team per tile (tiled_level_sort_pass.hpp)
       TiledSortPass<ExecSpace, Ordinal> p;
       p.level = level;
       p.src = src;
@@ -160,4 +160,4 @@ void stable_level_sort(const ExecSpace& space, std::uint64_t group_count,
   }
 }
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

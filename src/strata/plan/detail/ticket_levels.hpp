@@ -22,11 +22,11 @@
 // level along the critical path, which the waiting threads make slower the
 // more of them the device holds. A deep graph would serialise on it, so the
 // pass gives up once a level passes `depth_budget` (every thread sees the
-// abort flag and leaves; LaunchPolicy::ticket_depth_budget() has the
+// abort flag and leaves; PlanPolicy::ticket_depth_budget() has the
 // measurements). The planner's own walk does not use it: a push form of the
-// same pass over the planner's out-edge CSR, tried on the H200, was 5-7x
-// slower than the layer walk on the deep sweeps and at most 17 % faster on
-// the shallow ILU patterns (docs/gpu-cuda.md).
+// same pass over the planner's out-edge CSR was several times slower than
+// the layer walk on deep sweeps on a GPU, and only slightly faster on
+// shallow ILU patterns.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -37,7 +37,7 @@
 #include <strata/core/ordinal.hpp>
 #include <strata/core/spin_wait.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 /// Threads per team of a ticket pass: one ticket atomic per team on a
 /// device, one wave per team on a host backend (tests run it there).
@@ -152,4 +152,4 @@ TicketLevelsResult pull_ticket_levels(const ExecSpace& space, const RowMap& row_
   return finish_ticket_levels(space, control, level);
 }
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

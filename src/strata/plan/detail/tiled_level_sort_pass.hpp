@@ -16,18 +16,18 @@
 //            offset and clears the digit's mask.
 //
 // Per round two team barriers; the masks alternate between two buffers so
-// that a mask is cleared while the other is filled. A pass over 8M waves in
-// one thread per 1024-wave chunk kept 7,813 threads busy with a dependent
-// walk through local-memory counters (0.75 ms per placement pass on an
-// H100, docs/gpu-cuda.md); here it is 1,954 teams of 256 with coalesced loads.
+// that a mask is cleared while the other is filled. A pass with one thread
+// per 1024-wave chunk kept a few thousand threads busy with a dependent walk
+// through local-memory counters; here whole teams work on a tile with
+// coalesced loads.
 #include <cstddef>
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/launch/resident_teams.hpp>  // is_host_backend_v
+#include <strata/core/resident_teams.hpp>  // is_host_backend_v
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 /// Population count of a 32-bit word, on every backend.
 KOKKOS_FORCEINLINE_FUNCTION int popcount32(std::uint32_t x) {
@@ -60,7 +60,7 @@ inline std::size_t tiled_sort_tiles(std::size_t n, std::size_t tile) { return (n
 /// host backend (whose pass is the chunked one; this form serves its tests).
 template <class ExecSpace>
 constexpr int tiled_sort_team() {
-  return launch::is_host_backend_v<ExecSpace> ? 1 : tiled_sort_team_size;
+  return is_host_backend_v<ExecSpace> ? 1 : tiled_sort_team_size;
 }
 
 /// One pass: the waves of `src` (or the identity 0..n-1 when
@@ -184,4 +184,4 @@ struct TiledSortPass {
   KOKKOS_INLINE_FUNCTION std::size_t digit_at(std::size_t i) const { return digit_of(wave_at(i)); }
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

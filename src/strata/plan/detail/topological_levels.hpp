@@ -19,7 +19,7 @@
 // longest-path levels, so the plan is identical to the layer walk's.
 //
 // The pass is sequential: one iteration of a kernel on the execution space.
-// LaunchPolicy::choose_step (rule T) keeps it to host backends, where one
+// PlanPolicy::choose_step (rule T) keeps it to host backends, where one
 // thread walking the graph in memory order beats a layer walk with a barrier
 // per layer: LevelsStep below, in place of the whole walk. The pass over a
 // dependency list (no CSR) is decided by the same rule before any CSR is
@@ -38,7 +38,7 @@
 #include <strata/plan/counting_sort_by_level.hpp>
 #include <strata/plan/detail/plan_state.hpp>
 
-namespace strata::detail {
+namespace strata::plan::detail {
 
 /// Whether every row's targets lie above the row, i.e. the ids are a
 /// topological order (one reduction over the CSR). A built graph is free of
@@ -69,7 +69,7 @@ struct TopologicalLevels {
 /// (id order, the ids a topological order): count(l) is zeroed
 /// when level l first comes up, and the first wave of a level stores its
 /// count without loading it (every wave of a chain is one: loading the count
-/// it had just zeroed made a 1M chain's pass 2.8x as long, 2-core VM). Once
+/// it had just zeroed made a chain's pass several times as long). Once
 /// every wave is counted, `levels` is the deepest level + 1.
 template <class CountView>
 struct LevelCounter {
@@ -150,8 +150,8 @@ CheckedLevels finish_narrow_level_pass(const ExecSpace& space, const char* widen
 /// than one edge per 16 waves was pushed by then, pushed again at full
 /// width from the first wave. The waves per level are counted as each
 /// wave's level becomes final (when the pass reaches it), not in a pass of
-/// their own: one thread, 1M-8M waves, the pass 0.99-1.15x (chain) to 1.3x
-/// (fan-out, ILU) as fast as at full width with a counting pass after it.
+/// their own: on one thread that pass is as fast as (chain) or faster than
+/// (fan-out, ILU) a full-width pass with a counting pass after it.
 template <bool Checked, class ExecSpace, class Ordinal, class Offset, class LevelView,
           class CountView, class NarrowView = Kokkos::View<std::uint8_t*, typename ExecSpace::memory_space>>
 CheckedLevels csr_push_levels(const ExecSpace& space,
@@ -205,9 +205,8 @@ CheckedLevels csr_push_levels(const ExecSpace& space,
               }
               // Every target's level is stored, raised or not: a store only
               // where it rises is a branch on a scattered load that
-              // mispredicts about as often as it is taken (power-law 2M,
-              // one thread: 42-44 ms that way, 24-25 ms this way, in a
-              // stand-alone copy of the loop).
+              // mispredicts about as often as it is taken (on power-law
+              // graphs the branch made the loop nearly twice as slow).
               const Element old = levels[t];
               levels[t] = old < next ? next : old;
             }
@@ -228,8 +227,7 @@ CheckedLevels csr_push_levels(const ExecSpace& space,
           } else if (stopped != bad_row) {
             // Deep early (a chain reaches level 255 at wave 255, sweep3d-200
             // at 11,399 of 8M): the few edges pushed so far are pushed again
-            // at full width, where copying every wave's byte over took a
-            // 1M chain's pass from 2.0 to 2.2 ms (one thread).
+            // at full width, cheaper than copying every wave's byte over.
             counter = LevelCounter<CountView>{count};
             for (std::size_t w = 0; w < waves; ++w) level(w) = LevelType(0);
             stopped = run(level.data(), 0);
@@ -277,16 +275,15 @@ CheckedLevels dependency_list_levels(const ExecSpace& space, std::uint64_t wave_
         // The level of the current run of one `after` is kept in a register
         // and stored when the run ends: a list sorted by `after` (a matrix's
         // rows) would otherwise load the store it just made, once per
-        // dependency (power-law 2M took 1.3-1.9x as long). A run's `before`s
+        // dependency, a store-to-load wait on every step. A run's `before`s
         // lie below its `after`, so no dependency reads the level being held.
         std::uint64_t run_after = waves;  // none yet
         std::uint64_t run_level = 0;
         // The level is stored whether the run raised it or not (only not
         // for "no run yet"): in a list sorted by `before` a run is one
         // dependency, and a store only where the level rose mispredicts
-        // about as often as it is taken (power-law 2M sorted by `before`,
-        // one thread: 31-33 ms that way, 15-16 ms this way, in a stand-alone
-        // copy of the loop; sorted by `after`, the same either way).
+        // about as often as it is taken (on a power-law list sorted by
+        // `before` it doubled the loop's time; sorted by `after`, no change).
         const auto end_run = [&]() {
           if (run_after >= waves) return;  // no run yet
           levels[run_after] = LevelType(run_level);
@@ -324,11 +321,10 @@ CheckedLevels dependency_list_levels(const ExecSpace& space, std::uint64_t wave_
         }
         end_run();
         // The waves per level, in a pass of their own, in id order with
-        // LevelCounter's lazy zeroing (no pass zeroing the counts first: a
-        // 1M chain's list pass 2.70 instead of 2.86 ms, one thread of the
-        // 2-core VM). Counting each wave in the pass above as its level
-        // becomes final (at dependency (b, a) the waves up to b are) made
-        // that pass 4.4 ms: the count's store waits on a level just stored.
+        // LevelCounter's lazy zeroing (no pass zeroing the counts first).
+        // Counting each wave in the pass above as its level becomes final
+        // (at dependency (b, a) the waves up to b are) made that pass much
+        // slower: the count's store waits on a level just stored.
         LevelCounter<CountView> counter{count};
         for (std::size_t w = 0; w < waves; ++w) counter.add(std::uint64_t(levels[w]));
         result(0) = counter.levels;  // every wave was counted
@@ -353,7 +349,7 @@ TopologicalLevels ordered_dependency_levels(const ExecSpace& space, std::uint64_
 }
 
 /// ordered_dependency_levels over a list nobody has validated, forward only
-/// (LaunchPolicy::check_while_levelling): every dependency is checked as
+/// (PlanPolicy::check_while_levelling): every dependency is checked as
 /// it is read — `after` inside 0..wave_count-1, `before` < `after` (so inside
 /// too, and no self dependency), and the list sorted by `before` or by
 /// `after` (nondecreasing) up to it — and the pass stops at the first that
@@ -369,10 +365,10 @@ CheckedLevels checked_ordered_dependency_levels(const ExecSpace& space, std::uin
 
 /// Below this many bytes of levels the one-pass levels keep their own
 /// width; above, they level into one byte per wave first (see
-/// in_edge_levels, csr_push_levels). Measured on one thread of the 2-core EPYC VM (a
-/// stand-alone copy of the lower pass, ilu3d patterns, minimum of 9): 64k
-/// waves (256 KiB) 0.66 ms either way, 166k (650 KiB) 1.6 either way, 343k
-/// (1.3 MiB) 3.5 → 3.0 ms, 1M 11.0 → 8.9, 4.1M 52-61 → 37-42.
+/// in_edge_levels, csr_push_levels). Measured on one thread (the lower pass
+/// over ILU patterns): levels that fit a core's cache cost the same either
+/// way; from about 1 MiB of levels the narrow pass is faster, and more so as
+/// the levels grow.
 inline constexpr std::size_t narrow_levels_min_bytes = std::size_t(1) << 20;
 
 /// The bytes of one-byte levels a level pass (in_edge_levels,
@@ -445,8 +441,7 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
             // (upper): that entry is checked once, and the others are read
             // with one unsigned compare, a branch that a valid row never
             // takes (testing every entry for the diagonal mispredicts once
-            // per row: a tenth of the lower pass; on the 16-core Xeon the
-            // upper pass took 1.25x as long that way). Any other row is read
+            // per row, a measurable share of the pass). Any other row is read
             // by the general loop below.
             const long long diagonal_at = Mirrored ? begin : end - 1;
             bool sorted = end > begin &&
@@ -541,19 +536,30 @@ void in_edge_levels_pass(const ExecSpace& space, const RowMap& row_map, const En
 /// Where the levels outgrow `narrow_levels_min_bytes`, it levels into one
 /// byte per wave while the levels fit one (a shallow matrix: every ILU
 /// factor measured has about 20 levels), four times as many levels per
-/// cache line, and copies them into `level` at the end in parallel (0.26 to
-/// 0.45 ms per million rows on one thread); a deeper matrix moves to `level`
+/// cache line, and copies them into `level` at the end in parallel (a small
+/// part of the pass); a deeper matrix moves to `level`
 /// at its first level of 256 (the levels so far copied over, once).
 /// (`narrow_min_bytes` moves that threshold: the tests take 0.) The narrow
 /// levels lie in `narrow_storage` where the caller lends bytes of its own
 /// (at least narrow_levels_bytes(...) of them in ExecSpace's memory: a
 /// reused PlannerScratch's, plan_in_edges.hpp), else in a View of the call.
+struct InEdgeLevelOptions {
+  bool mirrored = false;          ///< an upper triangle: row r is wave waves-1-r
+  bool require_diagonal = false;  ///< every row must hold its diagonal
+  bool by_row = false;            ///< mirrored: the levels by row, not by wave
+  std::size_t narrow_min_bytes = narrow_levels_min_bytes;
+  std::uint8_t* narrow_storage = nullptr;  ///< the caller's bytes for the narrow levels
+};
+
 template <class ExecSpace, class RowMap, class Entries, class LevelView, class CountView>
 CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
-                             const Entries& entries, bool mirrored, bool require_diagonal,
-                             const LevelView& level, const CountView& count, bool by_row = false,
-                             std::size_t narrow_min_bytes = narrow_levels_min_bytes,
-                             std::uint8_t* narrow_storage = nullptr) {
+                             const Entries& entries, const LevelView& level,
+                             const CountView& count, const InEdgeLevelOptions& options) {
+  const bool mirrored = options.mirrored;
+  const bool require_diagonal = options.require_diagonal;
+  const bool by_row = options.by_row;
+  const std::size_t narrow_min_bytes = options.narrow_min_bytes;
+  std::uint8_t* const narrow_storage = options.narrow_storage;
   if (level.extent(0) == 0) return CheckedLevels{};
   using Mem = typename ExecSpace::memory_space;
   Kokkos::View<std::uint64_t[4], Mem> result(
@@ -567,7 +573,7 @@ CheckedLevels in_edge_levels(const ExecSpace& space, const RowMap& row_map,
                         : narrow_storage != nullptr ? Narrow(narrow_storage, narrow_bytes)
                                                     : allocate_view<Narrow>(waves, "narrow levels");
   // The prefetch serves the lower pass only: the mirrored one streams its
-  // rows backwards, and with it ilu3d-100's upper factor took 15 % longer.
+  // rows backwards, and was slower with it.
   const bool prefetch = !mirrored && waves * sizeof(LevelType) >= prefetch_min_bytes;
   const auto pass = [&](auto mirrored_pass, auto prefetch_pass, auto by_row_pass) {
     in_edge_levels_pass<decltype(mirrored_pass)::value, decltype(prefetch_pass)::value,
@@ -642,4 +648,4 @@ struct LevelsStep {
   }
 };
 
-}  // namespace strata::detail
+}  // namespace strata::plan::detail

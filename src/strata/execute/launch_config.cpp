@@ -1,10 +1,57 @@
-#include <strata/launch/launch_config.hpp>
+#include <strata/execute/launch_config.hpp>
 
 #include <strata/core/error.hpp>
-#include <strata/launch/geometry.hpp>
-#include <strata/launch/launch_policy.hpp>
+#include <strata/execute/dispatch_geometry.hpp>
+#include <strata/plan/policy/plan_policy.hpp>
 
-namespace strata::launch {
+namespace strata {
+
+const char* launch_mode_name(LaunchMode mode) noexcept {
+  switch (mode) {
+    case LaunchMode::Sparse: return "sparse";
+    case LaunchMode::Dense: return "dense";
+    case LaunchMode::Hybrid: return "hybrid";
+    case LaunchMode::Fused: return "fused";
+    case LaunchMode::MemoryConstrained: return "memory-constrained";
+  }
+  return "unknown";
+}
+
+LayerRequest layer_request_of(const LaunchRequest& r) {
+  LayerRequest q;
+  q.frontier = r.queue_len;
+  q.waves = r.graph_node_count;
+  q.dependencies = r.graph_edge_count;
+  q.expected_hits_per_wave = r.expected_hits_per_item;
+  q.hit_capacity = r.requested_hit_capacity;
+  q.max_teams = r.requested_worker_groups;
+  q.frontier_density_bps = r.frontier_density_bps;
+  q.memory_pressure_bps = r.memory_pressure_bps;
+  q.resident_device_bytes = r.resident_device_bytes;
+  q.device_memory_budget_bytes = r.device_memory_budget_bytes;
+  q.max_team_size = r.max_team_size;
+  q.max_league_size = r.max_league_size;
+  q.max_invocations_per_team = r.max_invocations_per_team;
+  q.device_concurrency = r.device_concurrency;
+  return q;
+}
+
+LaunchRecommendation launch_recommendation_of(const LayerRecommendation& rec) {
+  LaunchRecommendation out;
+  switch (rec.mode) {
+    case PlanMode::Dense: out.mode = LaunchMode::Dense; break;
+    case PlanMode::Hybrid: out.mode = LaunchMode::Hybrid; break;
+    case PlanMode::Fused: out.mode = LaunchMode::Fused; break;
+    default: out.mode = LaunchMode::Sparse; break;
+  }
+  if (rec.memory_constrained) out.mode = LaunchMode::MemoryConstrained;
+  out.league_size = rec.league_size;
+  out.team_size = rec.team_size;
+  out.frontier_capacity = rec.frontier_capacity;
+  out.needed_bytes = rec.needed_bytes;
+  out.reason = rec.reason;
+  return out;
+}
 
 void LaunchConfig::validate() const {
   if (worker_count == 0)
@@ -44,6 +91,14 @@ LaunchRequest LaunchConfig::launch_request(std::uint32_t queue_len, std::uint32_
   return r;
 }
 
+LaunchRequest LaunchConfig::launch_request(std::uint32_t queue_len,
+                                           const DeviceLimits& limits) const {
+  LaunchRequest r = launch_request(queue_len, limits.max_team_size, limits.max_league_size,
+                                   limits.max_invocations_per_team);
+  r.device_concurrency = limits.concurrency;
+  return r;
+}
+
 LaunchRequest LaunchConfig::launch_request_for_tasks(const std::vector<TaskWorkItem>& tasks,
                                                      std::uint32_t max_team_size,
                                                      std::uint32_t max_league_size,
@@ -57,15 +112,15 @@ LaunchRequest LaunchConfig::launch_request_for_tasks(const std::vector<TaskWorkI
 LaunchRecommendation LaunchConfig::launch_recommendation(
     std::uint32_t queue_len, std::uint32_t max_team_size, std::uint32_t max_league_size,
     std::uint32_t max_invocations_per_team) const {
-  return LaunchPolicy::standard().recommend(
-      launch_request(queue_len, max_team_size, max_league_size, max_invocations_per_team));
+  return launch_recommendation_of(PlanPolicy::standard().recommend(layer_request_of(
+      launch_request(queue_len, max_team_size, max_league_size, max_invocations_per_team))));
 }
 
 LaunchRecommendation LaunchConfig::launch_recommendation_for_tasks(
     const std::vector<TaskWorkItem>& tasks, std::uint32_t max_team_size,
     std::uint32_t max_league_size, std::uint32_t max_invocations_per_team) const {
-  return LaunchPolicy::standard().recommend(launch_request_for_tasks(
-      tasks, max_team_size, max_league_size, max_invocations_per_team));
+  return launch_recommendation_of(PlanPolicy::standard().recommend(layer_request_of(
+      launch_request_for_tasks(tasks, max_team_size, max_league_size, max_invocations_per_team))));
 }
 
-}  // namespace strata::launch
+}  // namespace strata

@@ -1,9 +1,9 @@
 #pragma once
 #include <cstdint>
 
-namespace strata::launch {
+namespace strata {
 
-/// Optional scale signals that let the launch policy choose sparse, dense,
+/// Optional scale signals that let the planner's rules 1-7 (PlanPolicy) choose sparse, dense,
 /// hybrid, fused or memory-constrained execution from the real workload shape
 /// instead of the queue length alone. Zero means "unknown, infer if possible".
 struct WorkloadHints {
@@ -26,4 +26,4 @@ struct WorkloadHints {
   }
 };
 
-}  // namespace strata::launch
+}  // namespace strata

@@ -26,9 +26,9 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <strata/launch/device_limits.hpp>
+#include <strata/core/device_limits.hpp>
 
-namespace strata::launch {
+namespace strata {
 
 template <class ExecSpace>
 inline constexpr bool is_host_backend_v =
@@ -82,4 +82,4 @@ ResidentShape resident_team_shape(const ExecSpace& space, const Kernel& kernel,
   return shape;
 }
 
-}  // namespace strata::launch
+}  // namespace strata

@@ -1,13 +1,12 @@
 #pragma once
-// The planner's user-facing knobs, defined here because the launch policy
-// (LaunchPolicy::choose_step, launch/plan_step.hpp) is the one place that
-// turns them into steps; plan/plan_options.hpp re-exports them with
-// PlanOptions. Names and values are those of strata::PlanMode since 0.1.
+// The planner's user-facing knobs (PlanOptions::mode, ::chains). The
+// planner's policy (PlanPolicy::choose_step, plan/policy/) turns them into
+// steps. Names and values are those of strata::PlanMode since 0.1.
 namespace strata {
 
 /// How the planner walks the layers. Every mode gives the identical plan.
 enum class PlanMode {
-  Automatic,  ///< ask LaunchPolicy::standard() before every step (default)
+  Automatic,  ///< ask PlanPolicy::standard() before every step (default)
   Sparse,     ///< top-down Kahn over a scan-compacted frontier, one phase pair per layer
   Dense,      ///< bottom-up over all unscheduled waves with a reverse CSR
   Hybrid,     ///< per layer: bottom-up while the frontier is dense, top-down otherwise

@@ -4,9 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <strata/launch/launch_request.hpp>
+#include <strata/execute/launch_request.hpp>
 
-namespace strata::launch {
+namespace strata {
 
 /// The state word of a task slot. Queued, Yielded and Requeued are
 /// schedulable (a yielded or requeued task resumes on the device without a
@@ -57,4 +57,4 @@ class TaskQueueSnapshot {
   std::uint32_t max_priority_age_ = 0;
 };
 
-}  // namespace strata::launch
+}  // namespace strata

@@ -1,9 +1,9 @@
-#include <strata/launch/task_queue.hpp>
+#include <strata/execute/task_queue.hpp>
 
 #include <strata/core/error.hpp>
 #include <strata/core/ordinal.hpp>
 
-namespace strata::launch {
+namespace strata {
 
 TaskQueueSnapshot TaskQueueSnapshot::from_tasks(const TaskWorkItem* tasks, std::size_t count) {
   TaskQueueSnapshot snapshot;
@@ -35,4 +35,4 @@ LaunchRequest TaskQueueSnapshot::try_apply_to_launch_request(LaunchRequest reque
   return request;
 }
 
-}  // namespace strata::launch
+}  // namespace strata

@@ -1,19 +1,20 @@
-#include <strata/launch/launch_policy.hpp>
+#include <strata/plan/policy/plan_policy.hpp>
 
 #include <string>
 
 #include <strata/core/error.hpp>
-#include <strata/launch/planner_storage.hpp>
+#include <strata/plan/planner_storage.hpp>
 
-namespace strata::launch {
+namespace strata {
 
-const char* launch_mode_name(LaunchMode mode) noexcept {
-  switch (mode) {
-    case LaunchMode::Sparse: return "sparse";
-    case LaunchMode::Dense: return "dense";
-    case LaunchMode::Hybrid: return "hybrid";
-    case LaunchMode::Fused: return "fused";
-    case LaunchMode::MemoryConstrained: return "memory-constrained";
+const char* layer_recommendation_name(const LayerRecommendation& rec) noexcept {
+  if (rec.memory_constrained) return "memory-constrained";
+  switch (rec.mode) {
+    case PlanMode::Sparse: return "sparse";
+    case PlanMode::Dense: return "dense";
+    case PlanMode::Hybrid: return "hybrid";
+    case PlanMode::Fused: return "fused";
+    default: break;
   }
   return "unknown";
 }
@@ -33,17 +34,8 @@ const char* plan_step_name(PlanStep step) noexcept {
   return "unknown";
 }
 
-const char* execution_strategy_name(ExecutionStrategy strategy) noexcept {
-  switch (strategy) {
-    case ExecutionStrategy::Layered: return "layered";
-    case ExecutionStrategy::Persistent: return "persistent";
-    case ExecutionStrategy::Dataflow: return "dataflow";
-  }
-  return "unknown";
-}
-
-LaunchPolicy LaunchPolicy::standard() {
-  LaunchPolicy p;
+PlanPolicy PlanPolicy::standard() {
+  PlanPolicy p;
   // Measured on this project's benchmarks (docs/launch_policy.md).
   p.serial_fused_max_frontier = 4096;
   p.fused_max_frontier = 64;
@@ -54,9 +46,9 @@ LaunchPolicy LaunchPolicy::standard() {
   p.hybrid_min_density_bps = 5000;
   p.pressure_sparse_bps = 9000;
   p.default_team_size = 256;
-  // Measured on the H200 (docs/benchmarks.md): a 1M fan-in's sink took 0.10 s
-  // in one dense step, a 1M fan-out's reverse CSR 0.26 s, power-law hubs
-  // 0.2 s in the fused walk; top-down steps spread a hub over a team.
+  // Measured on a GPU (docs/benchmarks.md): a 1M fan-in's sink in one dense
+  // step, a 1M fan-out's reverse CSR and power-law hubs in the fused walk
+  // each run on one thread; top-down steps spread a hub over a team.
   p.heavy_wave_degree = 4096;
   // A ticket-ordered levelling pass gives up past 64 levels (see
   // ticket_depth_budget()).
@@ -69,16 +61,12 @@ LaunchPolicy LaunchPolicy::standard() {
   // the size of the graph's) and scans every wave to place at most the waves
   // left behind the frontier; with under 1 % of them left, a top-down step
   // walks only the frontier's out-edges, all of which end in those waves.
-  // Measured (strata_bench, OpenMP, 2 threads): fanout-1M, tree-out-2M and
-  // fanin-1M went bottom-up for a last layer with 0, 0 and 1 waves to place,
-  // at 4.5x the CSR's bytes.
+  // Without it fan-outs, out-trees and fan-ins went bottom-up for a last
+  // layer with at most one wave to place, at several times the CSR's bytes.
   p.dense_min_unscheduled_bps = 100;
-  // A forced --mode dense on a 100k chain scanned 10^10 waves (39.8 s on one
-  // thread); 64 graph-sized scans leave room for every wide-layer graph measured.
+  // A forced dense mode on a 100k chain would scan 10^10 waves; 64
+  // graph-sized scans leave room for every wide-layer graph measured.
   p.dense_scan_budget = 64;
-  // The executor: groups narrower than two waves per resident team leave
-  // teams idle at every barrier (a first value, to be tuned from perf_test).
-  p.execute_dataflow_width_per_team = 2;
   return p;
 }
 
@@ -88,7 +76,7 @@ std::string percent(std::uint64_t bps) {
 }
 }  // namespace
 
-bool LaunchPolicy::use_topological_levels(bool host_backend, bool nothing_forced,
+bool PlanPolicy::use_topological_levels(bool host_backend, bool nothing_forced,
                                           std::string* reason) const {
   const bool use = host_backend && nothing_forced;
   if (reason)
@@ -101,7 +89,7 @@ bool LaunchPolicy::use_topological_levels(bool host_backend, bool nothing_forced
   return use;
 }
 
-bool LaunchPolicy::use_host_layers(bool host_backend, bool nothing_forced, std::uint64_t waves,
+bool PlanPolicy::use_host_layers(bool host_backend, bool nothing_forced, std::uint64_t waves,
                                    std::uint64_t sources, std::string* reason) const {
   const std::uint64_t density = waves == 0 ? 0 : sources * 10000 / waves;
   const bool sparse_start = density < hybrid_min_density_bps;
@@ -122,81 +110,21 @@ bool LaunchPolicy::use_host_layers(bool host_backend, bool nothing_forced, std::
   return use;
 }
 
-ExecutionRecommendation LaunchPolicy::recommend_execution(const ExecutionShape& s) const {
-  ExecutionRecommendation rec;
-  if (s.groups <= 1) {
-    rec.strategy = ExecutionStrategy::Layered;
-    rec.reason = std::to_string(s.groups) + " group" + (s.groups == 1 ? "" : "s") +
-                 ": one launch, nothing to synchronise";
-    return rec;
-  }
-  if (s.device_concurrency == 1) {
-    rec.strategy = ExecutionStrategy::Persistent;
-    rec.reason = "one hardware thread: a barrier of one team is free and the group cursor is "
-                 "the cheapest queue (" + std::to_string(s.groups) + " groups)";
-    return rec;
-  }
-  const std::uint64_t teams = s.resident_teams == 0 ? 1 : s.resident_teams;
-  const std::uint64_t mean_width = s.waves / s.groups;
-  const std::uint64_t wide = teams * execute_dataflow_width_per_team;
-  const std::string shape = "mean group width " + std::to_string(mean_width) + " (" +
-                            std::to_string(s.waves) + " waves in " + std::to_string(s.groups) +
-                            " groups)";
-  if (mean_width < wide) {
-    rec.strategy = ExecutionStrategy::Dataflow;
-    rec.reason = shape + " < " + std::to_string(wide) + " (" +
-                 std::to_string(execute_dataflow_width_per_team) + " per resident team of " +
-                 std::to_string(teams) + "): barriers would idle teams; each wave starts when "
-                 "its predecessors finish";
-    return rec;
-  }
-  // E4. Measured on the H200 (docs/executor.md, 2026-12-04): with the
-  // team leader deciding once per group for its threads, the persistent
-  // kernel took 3.2 us per group on sweep3d-100 against 4.8 for a launch per
-  // group queued on the instance (3.4 against 4.6 on layered-1000x100):
-  // every group there runs in one pass of the co-resident league. Where the
-  // widest group needs several passes (the ilu3d-100 row solve: 144,102 rows
-  // in its widest level, 67,584 resident threads) the queued launches, which
-  // spread a group over the whole device, won (13.0 against 13.9 us).
-  // Host backends: a launch per group is a function call, cheaper than
-  // spinning at a barrier.
-  // (widest_group 0: not given, so no pass is known to suffice)
-  const bool one_pass = s.widest_group != 0 && s.widest_group <= s.persistent_waves_at_once;
-  if (!s.host_backend && one_pass) {
-    rec.strategy = ExecutionStrategy::Persistent;
-    rec.reason = shape + " fills " + std::to_string(teams) + " resident teams and the widest "
-                 "group (" + std::to_string(s.widest_group) + " waves) runs in one pass of the "
-                 "persistent league (" + std::to_string(s.persistent_waves_at_once) +
-                 " at once): a device-wide barrier per group costs less than a queued launch";
-    return rec;
-  }
-  rec.strategy = ExecutionStrategy::Layered;
-  rec.reason = shape + " fills " + std::to_string(teams) + " resident teams: " +
-               (s.host_backend ? "on a host backend a launch per group is a function call, "
-                                 "cheaper than spinning at a device-wide barrier"
-                               : "the widest group (" + std::to_string(s.widest_group) +
-                                     " waves) needs more than one pass of the persistent "
-                                     "league (" + std::to_string(s.persistent_waves_at_once) +
-                                     " at once): a launch per group spreads it over the whole "
-                                     "device");
-  return rec;
-}
-
-bool LaunchPolicy::count_chains(const PlanStepRequest& r) const {
+bool PlanPolicy::count_chains(const PlanStepRequest& r) const {
   return r.chains == ChainContraction::Always ||
          (r.chains == ChainContraction::Automatic && r.device_backend &&
           (r.mode == PlanMode::Automatic || r.mode == PlanMode::Fused));
 }
 
-bool LaunchPolicy::wants_id_order(const PlanStepRequest& r) const {
+bool PlanPolicy::wants_id_order(const PlanStepRequest& r) const {
   return use_topological_levels(!r.device_backend, nothing_forced(r));
 }
 
-bool LaunchPolicy::measure_wave_degree(const PlanStepRequest& r) const {
+bool PlanPolicy::measure_wave_degree(const PlanStepRequest& r) const {
   return r.device_backend && r.mode == PlanMode::Automatic;
 }
 
-PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string* reason) const {
+PlanStepDecision PlanPolicy::choose_step(const PlanStepRequest& r, std::string* reason) const {
   PlanStepDecision d;
   // T. before the walk: one pass in id order, or the start of the walk
   if (!r.started) {
@@ -245,21 +173,20 @@ PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string
       break;
     }
     case PlanMode::Automatic: {
-      LaunchRecommendation rec;
+      LayerRecommendation rec;
       decide(r.layer_request, rec, reason);
       // MemoryConstrained cannot come back here (plan_barriers checked the budget first).
-      switch (rec.mode) {
-        case LaunchMode::Dense:
-        case LaunchMode::Hybrid: d.step = PlanStep::BottomUp; break;
-        case LaunchMode::Fused: d.step = PlanStep::Fused; break;
+      switch (rec.memory_constrained ? PlanMode::Sparse : rec.mode) {
+        case PlanMode::Dense:
+        case PlanMode::Hybrid: d.step = PlanStep::BottomUp; break;
+        case PlanMode::Fused: d.step = PlanStep::Fused; break;
         default: d.step = PlanStep::TopDown; break;
       }
       // A bottom-up step first builds the reverse CSR, a second copy of the
-      // graph (and a per-wave cursor): 3.5x the CSR's bytes in all on
-      // tree-in-2M on a device, against 2.0x top-down, which took 2.05 ms
-      // there against 2.07-2.47 ms with its first layer bottom-up (H100,
-      // docs/planner.md "Storage"). Only a dense frontier pays for it.
-      if (d.step == PlanStep::BottomUp && rec.mode == LaunchMode::Hybrid &&
+      // graph (and a per-wave cursor): nearly twice the bytes of a top-down
+      // walk, and on an in-tree no faster (docs/planner.md "Storage"). Only
+      // a dense frontier pays for it.
+      if (d.step == PlanStep::BottomUp && rec.mode == PlanMode::Hybrid &&
           r.bottom_up_scanned == 0) {
         d.step = PlanStep::TopDown;
         if (reason)
@@ -314,19 +241,19 @@ PlanStepDecision LaunchPolicy::choose_step(const PlanStepRequest& r, std::string
   return d;
 }
 
-LaunchRecommendation LaunchPolicy::recommend(const LaunchRequest& r) const {
-  LaunchRecommendation rec;
+LayerRecommendation PlanPolicy::recommend(const LayerRequest& r) const {
+  LayerRecommendation rec;
   decide(r, rec, &rec.reason);
   return rec;
 }
 
-LaunchMode LaunchPolicy::choose(const LaunchRequest& r) const {
-  LaunchRecommendation rec;
+PlanMode PlanPolicy::choose(const LayerRequest& r) const {
+  LayerRecommendation rec;
   decide(r, rec, nullptr);
-  return rec.mode;
+  return rec.memory_constrained ? PlanMode::Sparse : rec.mode;
 }
 
-void LaunchPolicy::decide(const LaunchRequest& r, LaunchRecommendation& rec,
+void PlanPolicy::decide(const LayerRequest& r, LayerRecommendation& rec,
                           std::string* reason) const {
   // 1. limits
   if (r.max_team_size == 0)
@@ -341,35 +268,34 @@ void LaunchPolicy::decide(const LaunchRequest& r, LaunchRecommendation& rec,
         "max_team_size", "max_team_size " + std::to_string(r.max_team_size) +
                              " exceeds max_invocations_per_team " +
                              std::to_string(r.max_invocations_per_team));
-  if (r.requested_worker_groups == 0)
+  if (r.max_teams == 0)
     throw PlanError::invalid_device_limits("requested_worker_groups",
                                            "requested_worker_groups is 0");
 
-  const std::uint64_t nodes = r.graph_node_count != 0 ? r.graph_node_count : r.queue_len;
-  const std::uint64_t hits = r.expected_hits_per_item == 0 ? 1 : r.expected_hits_per_item;
-  std::uint64_t capacity =
-      r.requested_hit_capacity != 0 ? r.requested_hit_capacity : std::uint64_t(r.queue_len) * hits;
-  if (r.requested_hit_capacity == 0 && nodes != 0 && capacity > nodes) capacity = nodes;
+  const std::uint64_t nodes = r.waves != 0 ? r.waves : r.frontier;
+  const std::uint64_t hits = r.expected_hits_per_wave == 0 ? 1 : r.expected_hits_per_wave;
+  std::uint64_t capacity = r.hit_capacity != 0 ? r.hit_capacity : r.frontier * hits;
+  if (r.hit_capacity == 0 && nodes != 0 && capacity > nodes) capacity = nodes;
   rec.frontier_capacity = capacity;
 
   // Geometry: teams of default_team_size threads (or what the device allows),
   // as many as the frontier needs, within the caller's and the device's caps.
   rec.team_size = default_team_size < r.max_team_size ? default_team_size : r.max_team_size;
-  std::uint64_t league = (std::uint64_t(r.queue_len) + rec.team_size - 1) / rec.team_size;
-  if (league > r.requested_worker_groups) league = r.requested_worker_groups;
+  std::uint64_t league = (r.frontier + rec.team_size - 1) / rec.team_size;
+  if (league > r.max_teams) league = r.max_teams;
   if (league > r.max_league_size) league = r.max_league_size;
   rec.league_size = static_cast<std::uint32_t>(league == 0 ? 1 : league);
 
   // 2. memory
   const auto sparse_bytes =
-      planner_storage_bytes(nodes, r.graph_edge_count, ordinal_bytes, offset_bytes, false);
+      planner_storage_bytes(nodes, r.dependencies, ordinal_bytes, offset_bytes, false);
   const auto dense_bytes =
-      planner_storage_bytes(nodes, r.graph_edge_count, ordinal_bytes, offset_bytes, true);
+      planner_storage_bytes(nodes, r.dependencies, ordinal_bytes, offset_bytes, true);
   const std::uint64_t needed = r.resident_device_bytes + sparse_bytes.total();
   rec.needed_bytes = needed;
   const std::uint64_t budget = r.device_memory_budget_bytes;
   if (budget != 0 && needed > budget) {
-    rec.mode = LaunchMode::MemoryConstrained;
+    rec.memory_constrained = true;
     if (reason) *reason = "graph + planner storage need " + std::to_string(needed) +
                  " bytes, above the budget of " + std::to_string(budget) + " bytes";
     return;
@@ -386,12 +312,12 @@ void LaunchPolicy::decide(const LaunchRequest& r, LaunchRecommendation& rec,
   }
 
   // 3. a single hardware thread
-  if (r.device_concurrency == 1 && r.queue_len <= serial_fused_max_frontier) {
-    rec.mode = LaunchMode::Fused;
+  if (r.device_concurrency == 1 && r.frontier <= serial_fused_max_frontier) {
+    rec.mode = PlanMode::Fused;
     rec.league_size = 1;
     rec.team_size = 1;
     if (reason)
-      *reason = "one hardware thread and a frontier of " + std::to_string(r.queue_len) +
+      *reason = "one hardware thread and a frontier of " + std::to_string(r.frontier) +
                 " waves (<= " + std::to_string(serial_fused_max_frontier) +
                 "): no layer barrier is worth its cost" + dense_note;
     return;
@@ -399,32 +325,32 @@ void LaunchPolicy::decide(const LaunchRequest& r, LaunchRecommendation& rec,
   // 4. narrow and not growing
   const std::uint64_t density =
       r.frontier_density_bps != 0 ? r.frontier_density_bps
-      : nodes != 0               ? std::uint64_t(r.queue_len) * 10000 / nodes
+      : nodes != 0               ? std::uint64_t(r.frontier) * 10000 / nodes
                                  : 0;
-  if (r.queue_len <= fused_max_frontier && hits <= 1) {
-    rec.mode = LaunchMode::Fused;
+  if (r.frontier <= fused_max_frontier && hits <= 1) {
+    rec.mode = PlanMode::Fused;
     rec.league_size = 1;
-    if (reason) *reason = "frontier of " + std::to_string(r.queue_len) + " waves (<= " +
+    if (reason) *reason = "frontier of " + std::to_string(r.frontier) + " waves (<= " +
                  std::to_string(fused_max_frontier) +
                  ") is not growing: per-layer launches would dominate" + dense_note;
     return;
   }
   // 5. / 6. dense frontier
   if (dense_allowed && density >= dense_min_density_bps) {
-    rec.mode = LaunchMode::Dense;
+    rec.mode = PlanMode::Dense;
     if (reason) *reason = "frontier density " + percent(density) + " >= " + percent(dense_min_density_bps) +
                  ": a bottom-up step over all waves beats top-down atomics";
     return;
   }
   if (dense_allowed && density >= hybrid_min_density_bps) {
-    rec.mode = LaunchMode::Hybrid;
+    rec.mode = PlanMode::Hybrid;
     if (reason) *reason = "frontier density " + percent(density) + " >= " +
                  percent(hybrid_min_density_bps) + ": bottom-up while layers stay that dense";
     return;
   }
-  rec.mode = LaunchMode::Sparse;
-  if (reason) *reason = "frontier of " + std::to_string(r.queue_len) + " waves, density " +
+  rec.mode = PlanMode::Sparse;
+  if (reason) *reason = "frontier of " + std::to_string(r.frontier) + " waves, density " +
                percent(density) + ": top-down over the frontier" + dense_note;
 }
 
-}  // namespace strata::launch
+}  // namespace strata

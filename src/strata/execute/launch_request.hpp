@@ -1,10 +1,14 @@
 #pragma once
-// What the launch policy is asked (LaunchRequest) and what it answers
-// (LaunchRecommendation).
+// The seed's launch request and recommendation, as LaunchConfig builds and
+// answers them (execute/launch_config.hpp). LaunchConfig answers with the
+// planner's rules 1-7 (PlanPolicy, plan/policy/): layer_request_of() and
+// launch_recommendation_of() translate between the two, losslessly.
 #include <cstdint>
 #include <string>
 
-namespace strata::launch {
+#include <strata/plan/policy/layer_request.hpp>
+
+namespace strata {
 
 struct LaunchRequest {
   std::uint32_t queue_len = 0;                 ///< schedulable work items
@@ -27,7 +31,8 @@ struct LaunchRequest {
   std::uint32_t device_concurrency = 0;  ///< hardware threads of the device (0 = unknown)
 };
 
-/// Execution modes; the planner's PlanMode names the same strategies.
+/// The seed's names of the planner's rules 1-7 answers (PlanMode's Sparse,
+/// Dense, Hybrid, Fused, and the budget rule's MemoryConstrained).
 enum class LaunchMode { Sparse, Dense, Hybrid, Fused, MemoryConstrained };
 
 const char* launch_mode_name(LaunchMode mode) noexcept;
@@ -41,4 +46,9 @@ struct LaunchRecommendation {
   std::string reason;                 ///< one line: which rule decided, with its figures
 };
 
-}  // namespace strata::launch
+/// The planner's question for this request (every count widens, none is lost).
+LayerRequest layer_request_of(const LaunchRequest& request);
+/// The seed's form of the planner's answer.
+LaunchRecommendation launch_recommendation_of(const LayerRecommendation& rec);
+
+}  // namespace strata

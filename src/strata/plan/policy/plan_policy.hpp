@@ -1,9 +1,10 @@
 #pragma once
-// LaunchPolicy: one shared policy that turns a LaunchRequest into a
-// LaunchRecommendation. The planner asks LaunchPolicy::standard() for its
-// mode, and so does LaunchConfig, so the two parts are one system.
+// PlanPolicy: the planner's rules. Rules 1-7 turn a LayerRequest (one
+// frontier on this device) into a LayerRecommendation (a mode); rules T, K
+// and P1-P6 (choose_step) turn the walk so far into the next step.
+// LaunchConfig::launch_recommendation (execute/) asks rules 1-7 too.
 //
-// The rules, in order (thresholds are members so tests and tuning can see
+// Rules 1-7, in order (thresholds are members so tests and tuning can see
 // them; the standard values and the measurements behind them are in
 // docs/launch_policy.md):
 //
@@ -31,64 +32,27 @@
 //                 (bottom-up while layers are that dense, top-down after).
 //  7. otherwise   Sparse.
 //
-// The planner's steps (choose_step, launch/plan_step.hpp) follow from the
-// same rules plus the planner rules P1-P6 below it; docs/launch_policy.md
-// lists both.
+// The planner's steps (choose_step, plan/policy/plan_step.hpp) follow from
+// the same rules plus rules T, K and P1-P6 below; docs/launch_policy.md
+// lists them.
 #include <cstdint>
 #include <string>
 
-#include <strata/launch/launch_request.hpp>
-#include <strata/launch/plan_step.hpp>
+#include <strata/plan/policy/layer_request.hpp>
+#include <strata/plan/policy/plan_step.hpp>
 
-namespace strata::launch {
+namespace strata {
 
-/// How the executor (strata/execute/) runs the waves of a plan.
-enum class ExecutionStrategy { Layered, Persistent, Dataflow };
-
-const char* execution_strategy_name(ExecutionStrategy strategy) noexcept;
-
-/// What the executor's automatic mode asks: the plan's shape and the device.
-struct ExecutionShape {
-  std::uint64_t waves = 0;
-  std::uint64_t groups = 0;
-  std::uint32_t device_concurrency = 0;  ///< hardware threads (1: Kokkos::Serial)
-  std::uint32_t resident_teams = 1;      ///< the persistent modes' co-resident league
-  bool host_backend = true;              ///< kernel launches are host calls, no device queue
-  std::uint64_t widest_group = 0;        ///< waves in the plan's widest group (0: not given)
-  /// Waves the persistent mode's league runs at once (its teams, or its
-  /// threads for thread-level waves): a group no wider runs in one pass.
-  std::uint64_t persistent_waves_at_once = 0;
-};
-
-struct ExecutionRecommendation {
-  ExecutionStrategy strategy = ExecutionStrategy::Layered;
-  std::string reason;  ///< one line: which rule decided, with its figures
-};
-
-class LaunchPolicy {
+class PlanPolicy {
  public:
-  static LaunchPolicy standard();
+  static PlanPolicy standard();
 
-  /// Throws InvalidDeviceLimits for malformed limits.
-  LaunchRecommendation recommend(const LaunchRequest& request) const;
+  /// Rules 1-7. Throws InvalidDeviceLimits for malformed limits.
+  LayerRecommendation recommend(const LayerRequest& request) const;
   /// The mode recommend() would give, without formatting its reason (the
-  /// planner asks before every layer).
-  LaunchMode choose(const LaunchRequest& request) const;
-
-  /// The executor's automatic mode. Rules, in order:
-  ///  E1. at most one group: layered (one launch, nothing to synchronise);
-  ///  E2. one hardware thread: persistent (a barrier of one team is free and
-  ///      the group cursor is the cheapest queue);
-  ///  E3. mean group width below `execute_dataflow_width_per_team` waves per
-  ///      resident team: dataflow (a barrier per group would idle teams; a
-  ///      wave starts as soon as its predecessors finish);
-  ///  E4. on a device, persistent when the widest group runs in one pass of
-  ///      the persistent league (`persistent_waves_at_once`): a device-wide
-  ///      barrier per group then costs less than a queued launch; otherwise
-  ///      layered (a queued launch spreads a wider group over the whole
-  ///      device; on a host a launch per group is a function call, cheaper
-  ///      than teams spinning at a barrier). Figures: docs/executor.md.
-  ExecutionRecommendation recommend_execution(const ExecutionShape& shape) const;
+  /// planner asks before every layer); MemoryConstrained reads as Sparse
+  /// (plan_barriers checks the budget before the walk).
+  PlanMode choose(const LayerRequest& request) const;
 
   /// The planner's next step. Rules, in order:
   ///  T.  before the walk (not started): the ids known topological
@@ -151,12 +115,11 @@ class LaunchPolicy {
   /// The deepest level a ticket-ordered levelling pass on a device may reach
   /// before it gives up (plan_in_edges, plan/detail/ticket_levels.hpp): one
   /// thread per wave waits for its predecessors, so the pass costs about one
-  /// contended memory round trip per level on its critical path — measured
-  /// on the H200 at 50–150 µs per level once the waiting threads fill the
-  /// device (strata_bench, sweep2d-2000 and sweep3d-200 levelled this way:
-  /// 209 and 86 ms against 42 and 12 ms for the layer walk), against about
-  /// 6 µs per level for a shallow graph (the 20 levels of a 1M-row ILU
-  /// factor in 0.12 ms). Deeper graphs give up early and cheaply.
+  /// contended memory round trip per level on its critical path — far more
+  /// per level than the layer walk once the waiting threads fill the device
+  /// (deep sweeps levelled this way were several times slower than the
+  /// layer walk), and cheap for a shallow graph (the 20 levels of an ILU
+  /// factor). Deeper graphs give up early and cheaply.
   std::uint64_t ticket_depth_budget() const { return ticket_max_levels; }
   /// Rule T on a host backend, over input nobody has checked: whether the
   /// one-thread level pass checks it as it reads it, betting that it is in
@@ -168,9 +131,9 @@ class LaunchPolicy {
   /// csr_ids_topological's reduction. Where the bet fails the pass stops
   /// there and the input is validated and planned as usual, so errors and
   /// plans are the same either way. Yes below `checked_levels_max_threads`
-  /// host threads: on one thread the list's validation pass costs about 0.85
-  /// of the level pass (strata_bench --profile, powerlaw-2M: 42 and 50 ms)
-  /// and the CSR's reduction about 0.4 of the push pass (15 and 38 ms), while
+  /// host threads: on one thread the list's validation pass costs nearly as
+  /// much as the level pass and the CSR's reduction about 0.4 of the push
+  /// pass (strata_bench --profile), while
   /// checking inside the pass costs under 0.1 of it (the CSR's compare: none
   /// measurable), so the parallel pass pays for itself only split over many
   /// threads, and there a bet that fails late wastes up to one pass.
@@ -187,8 +150,6 @@ class LaunchPolicy {
   /// to rules 5 and 6 in the layer walk). `reason` (optional) receives one line.
   bool use_host_layers(bool host_backend, bool nothing_forced, std::uint64_t waves,
                        std::uint64_t sources, std::string* reason = nullptr) const;
-
-  std::uint32_t execute_dataflow_width_per_team = 0;  ///< rule E3
 
   std::uint64_t ticket_max_levels = 0;  ///< ticket_depth_budget()
   std::uint64_t checked_levels_max_threads = 0;  ///< check_while_levelling()
@@ -215,7 +176,7 @@ class LaunchPolicy {
   unsigned ordinal_bytes = 4, offset_bytes = 4;  ///< for the memory estimate
 
  private:
-  void decide(const LaunchRequest& request, LaunchRecommendation& rec, std::string* reason) const;
+  void decide(const LayerRequest& request, LayerRecommendation& rec, std::string* reason) const;
 };
 
-}  // namespace strata::launch
+}  // namespace strata

@@ -1,19 +1,21 @@
 #pragma once
-// LaunchConfig: the caller's configuration of one persistent dispatch, and
-// the requests / recommendations built from it through the one shared
-// LaunchPolicy::standard() (the planner asks the same policy).
+// LaunchConfig: the caller's configuration of one persistent dispatch (the
+// seed's launch configuration), and the requests / recommendations built
+// from it; a recommendation applies the planner's rules 1-7
+// (PlanPolicy::standard(), plan/policy/plan_policy.hpp).
 #include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include <strata/launch/launch_request.hpp>
-#include <strata/launch/sizing.hpp>
-#include <strata/launch/task_queue.hpp>
-#include <strata/launch/workload_hints.hpp>
+#include <strata/core/device_limits.hpp>
+#include <strata/core/launch_sizing.hpp>
+#include <strata/execute/launch_request.hpp>
+#include <strata/execute/task_queue.hpp>
+#include <strata/execute/workload_hints.hpp>
 
-namespace strata::launch {
+namespace strata {
 
 struct LaunchConfig {
   /// Persistent worker teams (the dispatch ceiling).
@@ -36,6 +38,8 @@ struct LaunchConfig {
   LaunchRequest launch_request(std::uint32_t queue_len, std::uint32_t max_team_size,
                                std::uint32_t max_league_size,
                                std::uint32_t max_invocations_per_team) const;
+  /// The same with the device's limits, and its concurrency.
+  LaunchRequest launch_request(std::uint32_t queue_len, const DeviceLimits& limits) const;
 
   /// From task slots: only schedulable slots add lanes; the snapshot's
   /// requeue count and maximum priority age are applied. InvalidTaskState
@@ -55,4 +59,4 @@ struct LaunchConfig {
       std::uint32_t max_league_size, std::uint32_t max_invocations_per_team) const;
 };
 
-}  // namespace strata::launch
+}  // namespace strata

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-namespace strata::launch {
+namespace strata {
 
 inline std::array<std::uint32_t, 3> dispatch_grid_for(std::uint32_t worker_count,
                                                       std::uint32_t queue_len,
@@ -17,4 +17,4 @@ inline std::array<std::uint32_t, 3> dispatch_grid_for(std::uint32_t worker_count
   return {static_cast<std::uint32_t>(teams), 1u, 1u};
 }
 
-}  // namespace strata::launch
+}  // namespace strata

@@ -1,7 +1,7 @@
 #pragma once
 // Bytes the planner (plan/) holds for a shape, computed from the same buffers
 // PlannerScratch and BarrierPlan allocate (unit_test/tstPlanner.cpp checks the
-// estimate against a real plan). Used by the launch policy's memory rule.
+// estimate against a real plan). Used by the planner policy's memory rule.
 #include <cstdint>
 
 namespace strata {

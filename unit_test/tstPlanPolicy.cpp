@@ -1,5 +1,5 @@
-// The launch module: configuration, dispatch geometry, task slots, the
-// policy's decisions on a table of shapes, and DeviceLimits of TEST_EXECSPACE.
+// The planner's policy: rules 1-7 on a table of shapes (asked as LaunchConfig
+// asks them, and directly), and the planner's steps (rules T, K, P1-P6).
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -7,96 +7,20 @@
 
 #include <gtest/gtest.h>
 
-#include <strata/launch/device_limits.hpp>
-#include <strata/launch/launch_config.hpp>
-#include <strata/launch/launch_policy.hpp>
-#include <strata/launch/layer_request.hpp>
-#include <strata/launch/plan_step.hpp>
-#include <strata/launch/task_queue.hpp>
+#include <strata/core/device_limits.hpp>
+#include <strata/execute/launch_config.hpp>
+#include <strata/plan/policy/layer_request.hpp>
+#include <strata/plan/policy/plan_policy.hpp>
+#include <strata/plan/policy/plan_step.hpp>
 
 #include "test_helpers.hpp"
 
-namespace strata::launch {
+namespace strata {
 namespace {
 
 using test::expect_plan_error;
 
-TEST(LaunchConfig, LaunchRequestPreservesWorkloadHints) {
-  LaunchConfig config;
-  config.workload = WorkloadHints{7, 11, 1000, 4000, 7500, 8000, 1u << 20, 1u << 24};
-  const LaunchRequest request = config.launch_request(128, 256, 65535, 1024);
-  EXPECT_EQ(request.hot_opcode_count, 7u);
-  EXPECT_EQ(request.hot_window_count, 11u);
-  EXPECT_EQ(request.graph_node_count, 1000u);
-  EXPECT_EQ(request.graph_edge_count, 4000u);
-  EXPECT_EQ(request.frontier_density_bps, 7500u);
-  EXPECT_EQ(request.memory_pressure_bps, 8000u);
-  EXPECT_EQ(request.resident_device_bytes, 1u << 20);
-  EXPECT_EQ(request.device_memory_budget_bytes, 1u << 24);
-  EXPECT_EQ(request.queue_len, 128u);
-  EXPECT_EQ(request.requested_worker_groups, config.worker_count);
-  EXPECT_EQ(request.max_team_size, 256u);
-  EXPECT_EQ(request.max_league_size, 65535u);
-  EXPECT_EQ(request.max_invocations_per_team, 1024u);
-  EXPECT_EQ(request.expected_hits_per_item, 1u);  // 0 expected items -> 1
-  config.expected_items_per_worker = 5;
-  EXPECT_EQ(config.launch_request(1, 1, 1, 1).expected_hits_per_item, 5u);
-}
-
-TEST(LaunchConfig, ValidateRejectsUnschedulableConfigs) {
-  LaunchConfig config;
-  EXPECT_NO_THROW(config.validate());
-  config.worker_count = 0;
-  EXPECT_EQ(expect_plan_error(ErrorKind::InvalidLaunchConfig, [&] { config.validate(); }).field(),
-            "worker_count");
-  config.worker_count = 4;
-  config.max_wall_time = std::chrono::nanoseconds::zero();
-  EXPECT_EQ(expect_plan_error(ErrorKind::InvalidLaunchConfig, [&] { config.validate(); }).field(),
-            "max_wall_time");
-}
-
-TEST(LaunchConfig, DispatchGridNeverExceedsWorkersOrNeed) {
-  LaunchConfig config;
-  config.worker_count = 8;
-  EXPECT_EQ(config.dispatch_grid(1000, 64), (std::array<std::uint32_t, 3>{8, 1, 1}));  // capped
-  EXPECT_EQ(config.dispatch_grid(100, 64), (std::array<std::uint32_t, 3>{2, 1, 1}));   // needed
-  EXPECT_EQ(config.dispatch_grid(0, 64), (std::array<std::uint32_t, 3>{1, 1, 1}));     // at least one
-  EXPECT_EQ(config.dispatch_grid(5, 0), (std::array<std::uint32_t, 3>{5, 1, 1}));      // team 0 -> 1
-}
-
-TEST(TaskQueue, OnlySchedulableSlotsAddLanes) {
-  std::vector<TaskWorkItem> tasks;
-  for (TaskState s : {TaskState::Empty, TaskState::Queued, TaskState::Running, TaskState::Yielded,
-                      TaskState::Requeued, TaskState::Paused, TaskState::Completed,
-                      TaskState::Faulted, TaskState::Requeued, TaskState::Queued})
-    tasks.push_back(TaskWorkItem::with_state(s, static_cast<std::uint32_t>(tasks.size() * 3)));
-  LaunchConfig config;
-  const LaunchRequest r = config.launch_request_for_tasks(tasks, 256, 65535, 1024);
-  EXPECT_EQ(r.queue_len, 5u);  // Queued x2, Yielded, Requeued x2
-  EXPECT_EQ(r.requeue_count, 2u);
-  EXPECT_EQ(r.max_priority_age, 27u);  // slot 9 (Queued) is the oldest schedulable
-  const auto snapshot = TaskQueueSnapshot::from_tasks(tasks.data(), tasks.size());
-  EXPECT_EQ(snapshot.count(TaskState::Faulted), 1u);
-  EXPECT_EQ(snapshot.try_schedulable_count(), 5u);
-}
-
-TEST(TaskQueue, UnknownStateWordNamesTheSlot) {
-  std::vector<TaskWorkItem> tasks(4, TaskWorkItem::with_state(TaskState::Queued));
-  tasks[2].state_word = 42;
-  tasks[3].state_word = 99;
-  LaunchConfig config;
-  const auto e = expect_plan_error(ErrorKind::InvalidTaskState, [&] {
-    config.launch_request_for_tasks(tasks, 256, 65535, 1024);
-  });
-  EXPECT_EQ(e.slot(), 2u);
-  EXPECT_EQ(e.state_word(), 42u);
-  EXPECT_NE(std::string(e.what()).find("slot 2"), std::string::npos);
-  expect_plan_error(ErrorKind::InvalidTaskState, [&] {
-    config.launch_recommendation_for_tasks(tasks, 256, 65535, 1024);
-  });
-}
-
-TEST(LaunchPolicy, MalformedLimitsAreErrors) {
+TEST(PlanPolicy, MalformedLimitsAreErrors) {
   LaunchConfig config;
   expect_plan_error(ErrorKind::InvalidDeviceLimits, [&] { config.launch_recommendation(8, 0, 65535, 1024); });
   expect_plan_error(ErrorKind::InvalidDeviceLimits, [&] { config.launch_recommendation(8, 256, 0, 1024); });
@@ -117,7 +41,7 @@ struct Shape {
   LaunchMode expected;
 };
 
-TEST(LaunchPolicy, DecisionsOnATableOfShapes) {
+TEST(PlanPolicy, DecisionsOnATableOfShapes) {
   const Shape shapes[] = {
       {"deep chain, narrow and not growing", 1, 1000000, 999999, 1, 0, 0, 0, LaunchMode::Fused},
       {"tiny graph", 3, 10, 12, 1, 0, 0, 0, LaunchMode::Fused},
@@ -132,7 +56,7 @@ TEST(LaunchPolicy, DecisionsOnATableOfShapes) {
       {"resident bytes push it over", 1000, 1000000, 5000000, 2, 64000000, 40000000, 0,
        LaunchMode::MemoryConstrained},
   };
-  const LaunchPolicy policy = LaunchPolicy::standard();
+  const PlanPolicy policy = PlanPolicy::standard();
   for (const Shape& s : shapes) {
     LaunchConfig config;
     config.expected_items_per_worker = s.hits;
@@ -141,11 +65,13 @@ TEST(LaunchPolicy, DecisionsOnATableOfShapes) {
     config.workload.device_memory_budget_bytes = s.budget;
     config.workload.resident_device_bytes = s.resident;
     config.workload.memory_pressure_bps = s.pressure;
-    const auto request = config.launch_request(s.frontier, 256, 65535, 1024);
-    const auto rec = policy.recommend(request);
+    const LayerRequest request = layer_request_of(config.launch_request(s.frontier, 256, 65535, 1024));
+    const LayerRecommendation layer = policy.recommend(request);
+    const LaunchRecommendation rec = launch_recommendation_of(layer);
     EXPECT_EQ(rec.mode, s.expected) << s.name << ": " << launch_mode_name(rec.mode) << " ("
                                     << rec.reason << ")";
-    EXPECT_EQ(policy.choose(request), rec.mode) << s.name;
+    EXPECT_EQ(policy.choose(request), layer.memory_constrained ? PlanMode::Sparse : layer.mode)
+        << s.name;
     EXPECT_FALSE(rec.reason.empty()) << s.name;
     EXPECT_GE(rec.league_size, 1u);
     EXPECT_LE(rec.league_size, config.worker_count);
@@ -154,66 +80,25 @@ TEST(LaunchPolicy, DecisionsOnATableOfShapes) {
   }
 }
 
-TEST(LaunchPolicy, ASingleThreadDeviceFusesUnlessTheFrontierIsWide) {
+TEST(PlanPolicy, ASingleThreadDeviceFusesUnlessTheFrontierIsWide) {
   LaunchConfig config;
   config.workload.graph_node_count = 8000000;
   config.workload.graph_edge_count = 24000000;
   LaunchRequest r = config.launch_request(1, 1, 65535, 1);
   r.expected_hits_per_item = 2;  // narrow but growing (a sweep's start): Sparse when parallel
-  EXPECT_EQ(LaunchPolicy::standard().choose(r), LaunchMode::Sparse);
+  EXPECT_EQ(PlanPolicy::standard().choose(layer_request_of(r)), PlanMode::Sparse);
   r.device_concurrency = 1;
-  const auto rec = LaunchPolicy::standard().recommend(r);
-  EXPECT_EQ(rec.mode, LaunchMode::Fused) << rec.reason;
+  const auto rec = PlanPolicy::standard().recommend(layer_request_of(r));
+  EXPECT_EQ(rec.mode, PlanMode::Fused) << rec.reason;
   EXPECT_EQ(rec.team_size, 1u);
   r.queue_len = 10000;  // a wide frontier: layer by layer even on one thread
-  EXPECT_EQ(LaunchPolicy::standard().choose(r), LaunchMode::Sparse);
+  EXPECT_EQ(PlanPolicy::standard().choose(layer_request_of(r)), PlanMode::Sparse);
 }
 
-TEST(LaunchPolicy, ExecutionStrategyFollowsRulesE1ToE4) {
-  const LaunchPolicy p = LaunchPolicy::standard();
-  auto shape = [](std::uint64_t waves, std::uint64_t groups, std::uint32_t threads,
-                  std::uint32_t teams, bool host, std::uint64_t widest = 0,
-                  std::uint64_t at_once = 0) {
-    ExecutionShape s;
-    s.waves = waves;
-    s.groups = groups;
-    s.device_concurrency = threads;
-    s.resident_teams = teams;
-    s.host_backend = host;
-    s.widest_group = widest;
-    s.persistent_waves_at_once = at_once;
-    return s;
-  };
-  const std::uint32_t w = p.execute_dataflow_width_per_team;
-  struct Row {
-    ExecutionShape shape;
-    ExecutionStrategy expected;
-  } rows[] = {
-      {shape(1000, 1, 8, 8, true), ExecutionStrategy::Layered},             // E1: one group
-      {shape(0, 0, 8, 8, false), ExecutionStrategy::Layered},               // E1: empty
-      {shape(100000, 100000, 1, 1, true), ExecutionStrategy::Persistent},   // E2: one thread
-      {shape(100000, 100000, 8, 8, true), ExecutionStrategy::Dataflow},     // E3: a chain
-      {shape(8 * w - 1, 1, 8, 8, false), ExecutionStrategy::Layered},       // E1 before E3
-      {shape(10 * (8 * w - 1), 10, 8, 8, false), ExecutionStrategy::Dataflow},  // E3: narrow
-      {shape(10 * 8 * w, 10, 8, 8, true, 8 * w, 8 * w), ExecutionStrategy::Layered},  // E4: host
-      // E4 on a device: persistent when the widest group runs in one pass
-      {shape(10 * 8 * w, 10, 8, 8, false, 8 * w, 8 * w), ExecutionStrategy::Persistent},
-      {shape(10 * 8 * w, 10, 8, 8, false, 8 * w + 1, 8 * w), ExecutionStrategy::Layered},
-      {shape(10 * 8 * w, 10, 8, 8, false), ExecutionStrategy::Layered},  // widest not given
-  };
-  for (const Row& row : rows) {
-    const ExecutionRecommendation rec = p.recommend_execution(row.shape);
-    EXPECT_EQ(rec.strategy, row.expected)
-        << row.shape.waves << " waves " << row.shape.groups << " groups: " << rec.reason;
-    EXPECT_FALSE(rec.reason.empty());
-  }
-  EXPECT_STREQ(execution_strategy_name(ExecutionStrategy::Dataflow), "dataflow");
-}
-
-// The planner's steps: rules T, K and P1-P6 of LaunchPolicy::choose_step on a
+// The planner's steps: rules T, K and P1-P6 of PlanPolicy::choose_step on a
 // table of walk states (the planner only runs what this returns).
-TEST(LaunchPolicy, PlannerStepsFollowRulesTKAndP1ToP6) {
-  const LaunchPolicy policy = LaunchPolicy::standard();
+TEST(PlanPolicy, PlannerStepsFollowRulesTKAndP1ToP6) {
+  const PlanPolicy policy = PlanPolicy::standard();
   DeviceLimits limits;
   limits.concurrency = 1000;
   limits.max_team_size = limits.max_invocations_per_team = 256;
@@ -280,7 +165,7 @@ TEST(LaunchPolicy, PlannerStepsFollowRulesTKAndP1ToP6) {
   // already (a bottom-up step ran), on a host and on a device,
   for (const bool device : {false, true}) {
     auto mixed = request(PlanMode::Automatic, 60000, device);
-    EXPECT_EQ(policy.choose(mixed.layer_request), LaunchMode::Hybrid);
+    EXPECT_EQ(policy.choose(mixed.layer_request), PlanMode::Hybrid);
     EXPECT_EQ(policy.choose_step(mixed, &why).step, PlanStep::TopDown);
     EXPECT_NE(why.find("reverse CSR"), std::string::npos) << why;
     mixed.bottom_up_scanned = mixed.waves;
@@ -337,18 +222,5 @@ TEST(LaunchPolicy, PlannerStepsFollowRulesTKAndP1ToP6) {
   EXPECT_EQ(step(chains), PlanStep::Chains);
 }
 
-TEST(DeviceLimits, QueryReportsTheBackend) {
-  const auto limits = DeviceLimits::query<TEST_EXECSPACE>();
-  EXPECT_EQ(limits.backend, TEST_EXECSPACE::name());
-  EXPECT_GE(limits.concurrency, 1u);
-  EXPECT_GE(limits.max_team_size, 1u);
-  EXPECT_LE(limits.max_team_size, limits.max_invocations_per_team);
-  EXPECT_GE(limits.max_league_size, 1u);
-  EXPECT_EQ(limits.request(LaunchConfig(), 5).device_concurrency, limits.concurrency);
-  // A request built from real limits is always well-formed.
-  LaunchConfig config;
-  EXPECT_NO_THROW(LaunchPolicy::standard().recommend(limits.request(config, 1000)));
-}
-
 }  // namespace
-}  // namespace strata::launch
+}  // namespace strata

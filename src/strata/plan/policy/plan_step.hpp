@@ -1,18 +1,18 @@
 #pragma once
-// What the planner asks the launch policy before each step of its walk
+// What the planner asks its policy before each step of its walk
 // (PlanStepRequest) and what the policy answers (PlanStepDecision): which
 // step runs next and, for a device-paced step, how many layers it runs.
-// LaunchPolicy::choose_step (launch_policy.hpp) holds every rule; the planner
+// PlanPolicy::choose_step (plan_policy.hpp) holds every rule; the planner
 // (plan/detail/layer_driver.hpp) only runs the step it is given. Adding a
 // step is one enum value here, one rule in choose_step and one step header in
-// plan/detail/ with `advance(space, PlanState&)`.
+// plan/detail/ with `advance(space, PlanState&)`: all of it inside plan/.
 #include <cstddef>
 #include <cstdint>
 
-#include <strata/launch/launch_request.hpp>
-#include <strata/launch/planner_modes.hpp>
+#include <strata/plan/plan_mode.hpp>
+#include <strata/plan/policy/layer_request.hpp>
 
-namespace strata::launch {
+namespace strata {
 
 /// Most layers one device-paced step may run (its device counters are sized for it).
 inline constexpr std::size_t max_paced_layers = 64;
@@ -63,9 +63,9 @@ struct PlanStepRequest {
   std::uint64_t bottom_up_scanned = 0;  ///< waves visited by bottom-up steps so far
   std::uint64_t paced_batches = 0;    ///< device-paced batches run so far
   bool persistent_refused = false;    ///< a persistent launch found its league not co-resident
-  /// The frontier on this device, as LaunchPolicy::choose() reads it
-  /// (launch::layer_request, launch/layer_request.hpp); read in Automatic mode.
-  LaunchRequest layer_request;
+  /// The frontier on this device, as PlanPolicy::choose() reads it
+  /// (layer_request(), plan/policy/layer_request.hpp); read in Automatic mode.
+  LayerRequest layer_request;
 };
 
 /// Nothing forced: the automatic mode, chain contraction not forced on, no
@@ -78,7 +78,7 @@ inline bool nothing_forced(const PlanStepRequest& r) {
 struct PlanStepDecision {
   PlanStep step = PlanStep::TopDown;
   std::size_t batch = 1;  ///< layers of a Paced step (1 otherwise)
-  /// The bottom-up bound (LaunchPolicy::dense_scan_budget) turned a bottom-up
+  /// The bottom-up bound (PlanPolicy::dense_scan_budget) turned a bottom-up
   /// step into this top-down one.
   bool bottom_up_budget_spent = false;
   /// Levels over ids nobody checked (rule T's bet): the pass checks them as
@@ -87,4 +87,4 @@ struct PlanStepDecision {
   bool check_ids = false;
 };
 
-}  // namespace strata::launch
+}  // namespace strata

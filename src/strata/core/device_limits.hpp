@@ -1,6 +1,6 @@
 #pragma once
-// DeviceLimits: the adapter limits of a Kokkos execution space, as the launch
-// policy needs them. Host backends report their thread count; CUDA and HIP
+// DeviceLimits: the adapter limits of a Kokkos execution space, as the
+// planner's and the executor's rules read them. Host backends report their thread count; CUDA and HIP
 // add the multiprocessor count and the grid limit from the runtime.
 #include <cstdint>
 #include <limits>
@@ -15,9 +15,7 @@
 #include <hip/hip_runtime_api.h>
 #endif
 
-#include <strata/launch/launch_config.hpp>
-
-namespace strata::launch {
+namespace strata {
 
 struct DeviceLimits {
   std::string backend;                  ///< ExecSpace::name()
@@ -29,17 +27,9 @@ struct DeviceLimits {
 
   template <class ExecSpace>
   static DeviceLimits query(const ExecSpace& space = ExecSpace());
-
-  /// A request for `queue_len` items with these limits.
-  LaunchRequest request(const LaunchConfig& config, std::uint32_t queue_len) const {
-    LaunchRequest r = config.launch_request(queue_len, max_team_size, max_league_size,
-                                            max_invocations_per_team);
-    r.device_concurrency = concurrency;
-    return r;
-  }
 };
 
-namespace detail {
+namespace core::detail {
 struct TeamSizeProbe {
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member&) const {}
@@ -50,16 +40,16 @@ inline std::uint32_t clamp32(long long v) {
     return std::numeric_limits<std::uint32_t>::max();
   return static_cast<std::uint32_t>(v);
 }
-}  // namespace detail
+}  // namespace core::detail
 
 template <class ExecSpace>
 DeviceLimits DeviceLimits::query(const ExecSpace& space) {
   DeviceLimits l;
   l.backend = ExecSpace::name();
-  l.concurrency = detail::clamp32(space.concurrency());
+  l.concurrency = core::detail::clamp32(space.concurrency());
   const Kokkos::TeamPolicy<ExecSpace> probe(space, 1, 1);
   l.max_team_size =
-      detail::clamp32(probe.team_size_max(detail::TeamSizeProbe(), Kokkos::ParallelForTag()));
+      core::detail::clamp32(probe.team_size_max(core::detail::TeamSizeProbe(), Kokkos::ParallelForTag()));
   l.max_invocations_per_team = l.max_team_size;
   l.max_league_size = std::numeric_limits<std::int32_t>::max();  // Kokkos loops beyond the grid
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -69,9 +59,9 @@ DeviceLimits DeviceLimits::query(const ExecSpace& space) {
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     cudaDeviceGetAttribute(&grid, cudaDevAttrMaxGridDimX, device);
     cudaDeviceGetAttribute(&block, cudaDevAttrMaxThreadsPerBlock, device);
-    l.multiprocessor_count = detail::clamp32(sms);
-    l.max_league_size = detail::clamp32(grid);
-    l.max_invocations_per_team = detail::clamp32(block);
+    l.multiprocessor_count = core::detail::clamp32(sms);
+    l.max_league_size = core::detail::clamp32(grid);
+    l.max_invocations_per_team = core::detail::clamp32(block);
   }
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
@@ -81,13 +71,13 @@ DeviceLimits DeviceLimits::query(const ExecSpace& space) {
     (void)hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, device);
     (void)hipDeviceGetAttribute(&grid, hipDeviceAttributeMaxGridDimX, device);
     (void)hipDeviceGetAttribute(&block, hipDeviceAttributeMaxThreadsPerBlock, device);
-    l.multiprocessor_count = detail::clamp32(cus);
-    l.max_league_size = detail::clamp32(grid);
-    l.max_invocations_per_team = detail::clamp32(block);
+    l.multiprocessor_count = core::detail::clamp32(cus);
+    l.max_league_size = core::detail::clamp32(grid);
+    l.max_invocations_per_team = core::detail::clamp32(block);
   }
 #endif
   if (l.max_team_size > l.max_invocations_per_team) l.max_team_size = l.max_invocations_per_team;
   return l;
 }
 
-}  // namespace strata::launch
+}  // namespace strata
