@@ -49,7 +49,8 @@ BEGIN, END = "<!-- matrix:begin -->", "<!-- matrix:end -->"
 # Library API a Fix: hint of the tool must not send its user to (the tool words
 # those hints with its flags: --max-memory, --rank-budget, --distributed).
 LIBRARY_TERMS = ("device_memory_budget_bytes", "ordinals", "distributed/", "RunOptions::",
-                 "LaunchConfig::", "DeviceLimits::", "Executor::", "PlanOptions")
+                 "LaunchConfig::", "DeviceLimits::", "Executor::", "PlanOptions",
+                 "DistributedOptions::")
 
 
 def unescape(text):
