@@ -1,0 +1,219 @@
+#pragma once
+// The two row kernels of TriangularSolve. Both run rows in the handle's level
+// order: position p of `order` is a row, the rows of a level are contiguous,
+// and every row a row reads sits at a lower position.
+//
+//  * layered: one launch per level over the level's positions. On a host
+//    backend a RangePolicy, a row per iteration; on a device a TeamPolicy, a
+//    row per team thread and its entries over the vector lanes (a
+//    ThreadVectorRange reduction: long rows use the whole warp).
+//  * dataflow ("sync-free", Liu et al.): one launch for a stretch of levels.
+//    Workers take the stretch's positions in increasing order by ticket (an
+//    atomic counter), a chunk at a time; a row waits until every row it reads
+//    has set its ready flag to this solve's epoch, then writes x and sets its
+//    own flag. Forward progress needs no co-residency: a row waits only on
+//    lower positions, which were all taken, by workers already running, before
+//    its own; the lowest unfinished position therefore never waits, whatever
+//    the scheduler does. On a device a worker is a warp (team thread of 32
+//    vector lanes), flags and x are polled with volatile loads (no stale L1
+//    line), and a release fence orders x before the flag.
+//
+// Both kernels set the row's flag, so a dataflow stretch after a layered one
+// finds the earlier rows ready. Flags hold the epoch of the solve that set
+// them: a new solve only steps the epoch instead of clearing them.
+#include <cstddef>
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/spin_wait.hpp>
+
+namespace strata::solve::detail {
+
+/// b(i) or b(i, j) for a rank-1 or rank-2 right-hand side.
+template <class V>
+KOKKOS_FORCEINLINE_FUNCTION decltype(auto) at(const V& v, std::size_t i, std::size_t j) {
+  if constexpr (V::rank == 1) {
+    (void)j;
+    return v(i);
+  } else {
+    return v(i, j);
+  }
+}
+
+template <class ExecSpace>
+constexpr bool is_host_space() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                    typename ExecSpace::memory_space>::accessible;
+}
+
+/// What every row kernel reads: the matrix, the level order, the flags.
+template <class Mem, class Ordinal, class Offset, class Scalar, class PlanOrdinal,
+          class PlanOffset, class B, class X>
+struct RowSystem {
+  using memory_space = Mem;
+  using scalar_type = Scalar;
+  Kokkos::View<const Offset*, Mem> row_map;
+  Kokkos::View<const Ordinal*, Mem> entries;
+  Kokkos::View<const Scalar*, Mem> values;
+  Kokkos::View<const PlanOrdinal*, Mem> order;        ///< position -> row
+  Kokkos::View<const PlanOffset*, Mem> diagonal;      ///< row -> offset of its diagonal
+  Kokkos::View<std::uint32_t*, Mem> ready;            ///< row -> epoch its x was set in
+  B b;
+  X x;
+  std::size_t rhs = 1;
+  std::uint32_t epoch = 1;
+  bool unit = false;
+
+  KOKKOS_FORCEINLINE_FUNCTION Scalar pivot(std::size_t r) const {
+    return unit ? Scalar(1) : values(diagonal(r));
+  }
+};
+
+/// Layered, host: a row per iteration over positions [begin, end).
+template <class System>
+struct LayeredRows {
+  System s;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t p) const {
+    const std::size_t r = s.order(p);
+    const auto begin = s.row_map(r), end = s.row_map(r + 1);
+    for (std::size_t j = 0; j < s.rhs; ++j) {
+      typename System::scalar_type sum = at(s.b, r, j);
+      for (auto e = begin; e < end; ++e) {
+        const std::size_t c = static_cast<std::size_t>(s.entries(e));
+        if (c != r) sum -= s.values(e) * at(s.x, c, j);
+      }
+      at(s.x, r, j) = sum / s.pivot(r);
+    }
+    s.ready(r) = s.epoch;
+  }
+};
+
+/// Layered, device: a row per team thread, its entries over the vector lanes.
+template <class System, class ExecSpace>
+struct LayeredTeamRows {
+  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  System s;
+  std::size_t first = 0, last = 0;  ///< the level's positions
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    const std::size_t base = first + std::size_t(team.league_rank()) * team.team_size();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int t) {
+      const std::size_t p = base + std::size_t(t);
+      if (p >= last) return;
+      const std::size_t r = s.order(p);
+      const auto begin = s.row_map(r), end = s.row_map(r + 1);
+      for (std::size_t j = 0; j < s.rhs; ++j) {
+        using Scalar = typename System::scalar_type;
+        Scalar sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(team, static_cast<std::size_t>(end - begin)),
+            [&](const std::size_t k, Scalar& acc) {
+              const std::size_t c = static_cast<std::size_t>(s.entries(begin + k));
+              if (c != r) acc += s.values(begin + k) * at(s.x, c, j);
+            },
+            sum);
+        Kokkos::single(Kokkos::PerThread(team),
+                       [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(r); });
+      }
+      Kokkos::single(Kokkos::PerThread(team), [&] { s.ready(r) = s.epoch; });
+    });
+  }
+};
+
+/// Waits until row c's x is set in this solve (bounded: c sits at a lower
+/// position, so some running worker sets it; see the header comment).
+template <class System>
+KOKKOS_FORCEINLINE_FUNCTION void wait_ready(const System& s, std::size_t c) {
+  const std::uint32_t* flag = &s.ready(c);
+  for (std::uint64_t spins = 0; volatile_load(flag) != s.epoch; ++spins) spin_pause(spins);
+  acquire_fence();
+}
+
+template <class System>
+KOKKOS_FORCEINLINE_FUNCTION void publish(const System& s, std::size_t r) {
+  release_fence();
+  volatile_store(&s.ready(r), s.epoch);
+}
+
+/// Dataflow, host: `workers` iterations, each taking chunks of `chunk`
+/// positions of [first, last) by ticket until none is left.
+template <class System>
+struct DataflowRows {
+  System s;
+  Kokkos::View<std::uint64_t*, typename System::memory_space> tickets;
+  std::size_t ticket = 0;  ///< this stretch's counter
+  std::size_t first = 0, last = 0, chunk = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t) const {
+    const std::uint64_t chunks = (last - first + chunk - 1) / chunk;
+    for (;;) {
+      const std::uint64_t t = Kokkos::atomic_fetch_add(&tickets(ticket), std::uint64_t(1));
+      if (t >= chunks) return;  // at most `workers` tickets past the end: no wrap
+      const std::size_t begin = first + std::size_t(t) * chunk;
+      const std::size_t end = begin + chunk < last ? begin + chunk : last;
+      for (std::size_t p = begin; p < end; ++p) row(p);
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void row(const std::size_t p) const {
+    const std::size_t r = s.order(p);
+    const auto begin = s.row_map(r), end = s.row_map(r + 1);
+    for (std::size_t j = 0; j < s.rhs; ++j) {
+      typename System::scalar_type sum = at(s.b, r, j);
+      for (auto e = begin; e < end; ++e) {
+        const std::size_t c = static_cast<std::size_t>(s.entries(e));
+        if (c == r) continue;
+        wait_ready(s, c);
+        sum -= s.values(e) * volatile_load(&at(s.x, c, j));
+      }
+      at(s.x, r, j) = sum / s.pivot(r);
+    }
+    publish(s, r);
+  }
+};
+
+/// Dataflow, device: a team takes team_size consecutive positions per ticket,
+/// a warp (team thread of 32 lanes) per row.
+template <class System, class ExecSpace>
+struct DataflowTeamRows {
+  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  System s;
+  Kokkos::View<std::uint64_t*, typename System::memory_space> tickets;
+  std::size_t ticket = 0;
+  std::size_t first = 0, last = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    using Scalar = typename System::scalar_type;
+    const std::size_t per_ticket = std::size_t(team.team_size());
+    const std::uint64_t chunks = (last - first + per_ticket - 1) / per_ticket;
+    for (;;) {
+      std::uint64_t t = 0;
+      Kokkos::single(
+          Kokkos::PerTeam(team),
+          [&](std::uint64_t& mine) {
+            mine = Kokkos::atomic_fetch_add(&tickets(ticket), std::uint64_t(1));
+          },
+          t);
+      if (t >= chunks) return;  // the same t in every thread: the team leaves together
+      const std::size_t p = first + std::size_t(t) * per_ticket + std::size_t(team.team_rank());
+      if (p < last) {
+        const std::size_t r = s.order(p);
+        const auto begin = s.row_map(r), end = s.row_map(r + 1);
+        for (std::size_t j = 0; j < s.rhs; ++j) {
+          Scalar sum = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, static_cast<std::size_t>(end - begin)),
+              [&](const std::size_t k, Scalar& acc) {
+                const std::size_t c = static_cast<std::size_t>(s.entries(begin + k));
+                if (c == r) return;
+                wait_ready(s, c);
+                acc += s.values(begin + k) * volatile_load(&at(s.x, c, j));
+              },
+              sum);
+          Kokkos::single(Kokkos::PerThread(team),
+                         [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(r); });
+        }
+        Kokkos::single(Kokkos::PerThread(team), [&] { publish(s, r); });
+      }
+    }
+  }
+};
+
+}  // namespace strata::solve::detail

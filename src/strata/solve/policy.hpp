@@ -1,0 +1,139 @@
+#pragma once
+// The solve policy: which kernel runs which levels of a triangular solve.
+//
+// TriangularSolve::symbolic keeps the plan's level profile (rows per level);
+// SolvePolicy::schedule splits the levels into stretches by the rules below
+// and gives each stretch a kernel (SolveMode::Layered or ::Dataflow) and, on
+// a host backend, the workers of its dataflow launch. Every choice names its
+// rule in SolveSchedule::reason (`strata explain` prints it).
+//
+// Rules
+//  W (wide levels -> layered): a level of at least layered_min_width rows
+//    runs as its own launch. Its launch and the barrier at its end are paid
+//    once for many rows, and the layered kernel reads no ready flags.
+//  N (narrow levels -> dataflow): a stretch of narrower levels runs in one
+//    dataflow launch: no per-level launch or barrier; a row waits only for
+//    the rows it reads.
+//  S (short narrow stretch -> layered): a narrow stretch of fewer than
+//    min_dataflow_levels levels between wide ones runs layered: a dataflow
+//    launch costs a ticket reset and a launch, about what those few levels'
+//    launches cost.
+//  C (chain -> one worker, host backends): a dataflow stretch averaging
+//    fewer than chain_width rows per level runs on one worker: each row
+//    waits for the one before, so a second worker only waits and moves x's
+//    cache lines between cores.
+//
+// The widths are per backend kind: a host launch (an OpenMP fork/join) costs
+// a few microseconds, a GPU launch several, and a GPU needs thousands of rows
+// in flight to be busy.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <strata/solve/solve_mode.hpp>
+
+namespace strata::solve {
+
+/// One stretch of consecutive levels and the kernel that runs them.
+struct SolveStretch {
+  std::uint64_t first_level = 0;  ///< the stretch's first level
+  std::uint64_t end_level = 0;    ///< one past its last level
+  SolveMode mode = SolveMode::Layered;  ///< Layered or Dataflow
+  std::uint32_t workers = 0;  ///< dataflow on a host backend: threads of the launch (0: all)
+};
+
+/// The schedule of one solve: its stretches in level order and why.
+struct SolveSchedule {
+  std::vector<SolveStretch> stretches;
+  std::string reason;
+  std::uint64_t layered_levels = 0;   ///< levels run layered
+  std::uint64_t dataflow_levels = 0;  ///< levels run by dataflow launches
+};
+
+/// The shape the policy reads: the level profile and the device.
+struct SolveShape {
+  std::vector<std::uint64_t> level_widths;  ///< rows of each level, in level order
+  bool host_backend = true;
+  std::uint64_t concurrency = 1;  ///< threads of the execution space
+};
+
+struct SolvePolicy {
+  std::uint64_t layered_min_width_host_per_thread = 2048;  ///< rule W on a host: rows per thread
+  std::uint64_t layered_min_width_device = 16384;          ///< rule W on a device
+  std::uint64_t min_dataflow_levels = 4;                   ///< rule S
+  std::uint64_t chain_width = 2;                           ///< rule C: rows per level
+
+  static SolvePolicy standard() { return SolvePolicy{}; }
+
+  std::uint64_t layered_min_width(const SolveShape& shape) const {
+    return shape.host_backend
+               ? layered_min_width_host_per_thread * std::max<std::uint64_t>(1, shape.concurrency)
+               : layered_min_width_device;
+  }
+
+  /// The schedule for `shape`; a forced mode (Layered, Dataflow) gives one
+  /// stretch of that mode over every level (rule C still sets its workers).
+  SolveSchedule schedule(const SolveShape& shape, SolveMode mode = SolveMode::Automatic) const {
+    const std::vector<std::uint64_t>& w = shape.level_widths;
+    const std::uint64_t levels = w.size();
+    SolveSchedule s;
+    if (levels == 0) {
+      s.reason = "no rows: nothing to run";
+      return s;
+    }
+    const std::uint64_t min_width = layered_min_width(shape);
+    if (mode != SolveMode::Automatic) {
+      s.stretches.push_back(dataflow_workers(shape, SolveStretch{0, levels, mode, 0}));
+      s.reason = std::string("forced mode ") + solve_mode_name(mode);
+    } else {
+      // Rules W and N: maximal runs of wide and of narrow levels.
+      std::vector<SolveStretch> runs;
+      for (std::uint64_t l = 0; l < levels; ++l) {
+        const SolveMode m = w[l] >= min_width ? SolveMode::Layered : SolveMode::Dataflow;
+        if (runs.empty() || runs.back().mode != m) runs.push_back(SolveStretch{l, l, m, 0});
+        runs.back().end_level = l + 1;
+      }
+      // Rule S: a short narrow run between wide ones joins them.
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        SolveStretch& r = runs[i];
+        const bool between = i > 0 && i + 1 < runs.size();
+        if (r.mode == SolveMode::Dataflow && between &&
+            r.end_level - r.first_level < min_dataflow_levels)
+          r.mode = SolveMode::Layered;
+      }
+      for (const SolveStretch& r : runs) {
+        if (!s.stretches.empty() && s.stretches.back().mode == r.mode)
+          s.stretches.back().end_level = r.end_level;
+        else
+          s.stretches.push_back(r);
+      }
+      for (SolveStretch& r : s.stretches) r = dataflow_workers(shape, r);
+      s.reason = "rule W: levels of >= " + std::to_string(min_width) +
+                 " rows run layered; rule N: narrower stretches run dataflow; rule S: a "
+                 "narrow stretch of < " +
+                 std::to_string(min_dataflow_levels) + " levels between wide ones runs layered";
+    }
+    for (const SolveStretch& r : s.stretches) {
+      (r.mode == SolveMode::Layered ? s.layered_levels : s.dataflow_levels) +=
+          r.end_level - r.first_level;
+      if (r.mode == SolveMode::Dataflow && r.workers == 1)
+        s.reason += "; rule C: levels " + std::to_string(r.first_level) + ".." +
+                    std::to_string(r.end_level - 1) + " average < " +
+                    std::to_string(chain_width) + " rows: one worker";
+    }
+    return s;
+  }
+
+ private:
+  SolveStretch dataflow_workers(const SolveShape& shape, SolveStretch r) const {
+    if (r.mode != SolveMode::Dataflow || !shape.host_backend) return r;
+    std::uint64_t rows = 0;
+    for (std::uint64_t l = r.first_level; l < r.end_level; ++l) rows += shape.level_widths[l];
+    const std::uint64_t levels = r.end_level - r.first_level;
+    r.workers = rows < chain_width * levels ? 1 : 0;  // rule C
+    return r;
+  }
+};
+
+}  // namespace strata::solve

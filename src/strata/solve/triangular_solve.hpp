@@ -1,0 +1,353 @@
+#pragma once
+// strata::solve::TriangularSolve (also strata::TriangularSolve): a sparse
+// triangular solve T x = b with a handle that owns its workspace, in the
+// style of Kokkos Kernels' sptrsv handle.
+//
+//   strata::TriangularSolve<Space, int, std::size_t, double> ts;
+//   ts.symbolic(space, row_map, entries, strata::solve::Triangle::Lower);  // structure only
+//   ts.solve(space, values, b, x);   // as often as the values or b change
+//
+// symbolic() checks the structure (see Errors) and plans the rows with
+// Strata's planner (strata::plan_in_edges: a row waits for the rows its
+// off-diagonal entries name; an upper triangle is levelled from the bottom).
+// It keeps the rows in level order (every level a contiguous range of
+// positions), each row's diagonal offset, one ready flag per row and the
+// schedule the solve policy (policy.hpp) picks from the level profile. It
+// keeps shallow copies of row_map and entries: they must stay unchanged
+// until the next symbolic().
+//
+// solve() reads `values` (the CSR's values, in the entries' order) and one
+// right-hand side (rank-1 b and x) or several (rank-2 LayoutLeft b and x,
+// one column per right-hand side). It first checks the diagonal (NonUnit:
+// none zero) and only then writes x, so a failed solve leaves x untouched.
+// x may be b (in place). On a host backend x is bitwise the same in every
+// mode and for every thread count: every row sums its entries in their
+// stored order, after the rows it reads are final. A device sums a row over
+// vector lanes (a tree), so its x may differ from the host's in the last
+// bits.
+//
+// Errors (strata::PlanError, kind InvalidArgument, message naming the row
+// and column, with a Fix: hint; the handle is left as it was):
+//  * symbolic: row_map empty; a row whose offsets descend or leave entries;
+//    a column outside 0..rows-1; an entry on the wrong side of the diagonal
+//    (not triangular as declared); NonUnit: a row without its diagonal, or
+//    with it twice. From the planner: CountOverflow, StorageReserveFailed.
+//  * solve: no symbolic() yet; extents that do not match the rows, the
+//    entries or each other; NonUnit: a zero diagonal (singular).
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/error.hpp>
+#include <strata/core/profiling_region.hpp>
+#include <strata/core/storage.hpp>
+#include <strata/plan/barrier_plan.hpp>
+#include <strata/plan/plan_barriers.hpp>
+#include <strata/plan/plan_in_edges.hpp>
+#include <strata/plan/planner_scratch.hpp>
+#include <strata/solve/detail/check_rows.hpp>
+#include <strata/solve/detail/row_dependencies.hpp>
+#include <strata/solve/detail/row_kernels.hpp>
+#include <strata/solve/policy.hpp>
+#include <strata/solve/solve_mode.hpp>
+#include <strata/solve/triangle.hpp>
+
+namespace strata::solve {
+
+template <class ExecSpace, class Ordinal = int, class Offset = std::size_t, class Scalar = double>
+class TriangularSolve {
+ public:
+  using execution_space = ExecSpace;
+  using memory_space = typename ExecSpace::memory_space;
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
+  using scalar_type = Scalar;
+  using row_map_type = Kokkos::View<const Offset*, memory_space>;
+  using entries_type = Kokkos::View<const Ordinal*, memory_space>;
+  using values_type = Kokkos::View<const Scalar*, memory_space>;
+  /// The planner's unsigned types.
+  using plan_ordinal = std::make_unsigned_t<Ordinal>;
+  using plan_offset = std::make_unsigned_t<Offset>;
+
+  static_assert(std::is_integral_v<Ordinal> && std::is_integral_v<Offset>,
+                "TriangularSolve: Ordinal and Offset are integer types");
+
+  TriangularSolve() = default;
+  explicit TriangularSolve(SolveMode mode, SolvePolicy policy = SolvePolicy::standard())
+      : mode_(mode), policy_(policy) {}
+
+  /// Checks and plans the structure; see the header comment.
+  template <class RowMap, class Entries>
+  void symbolic(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
+                Triangle triangle, Diagonal diagonal = Diagonal::NonUnit);
+
+  /// One right-hand side (rank-1 b, x) or several (rank-2 LayoutLeft b, x).
+  template <class Values, class B, class X>
+  void solve(const ExecSpace& space, const Values& values, const B& b, const X& x);
+
+  /// The mode of the next solves (Automatic: the policy's schedule).
+  void set_mode(SolveMode mode) {
+    mode_ = mode;
+    if (symbolic_complete_) schedule_ = policy_.schedule(shape_, mode_);
+  }
+  SolveMode mode() const { return mode_; }
+
+  bool is_symbolic_complete() const { return symbolic_complete_; }
+  std::uint64_t row_count() const { return rows_; }
+  std::uint64_t level_count() const { return shape_.level_widths.size(); }
+  /// Rows of each level, in level order (the profile the policy reads).
+  const std::vector<std::uint64_t>& level_widths() const { return shape_.level_widths; }
+  /// The stretches and kernels of the next solve, and why.
+  const SolveSchedule& schedule() const { return schedule_; }
+  Triangle triangle() const { return triangle_; }
+  Diagonal diagonal() const { return diagonal_; }
+  /// Bytes of device memory the handle holds (its own Views, not the matrix).
+  std::uint64_t workspace_bytes() const {
+    return order_.span() * sizeof(plan_ordinal) + diagonal_offset_.span() * sizeof(plan_offset) +
+           ready_.span() * sizeof(std::uint32_t) + tickets_.span() * sizeof(std::uint64_t);
+  }
+
+ private:
+  template <class System>
+  void run_stretches(const ExecSpace& space, const System& system);
+
+  SolveMode mode_ = SolveMode::Automatic;
+  SolvePolicy policy_ = SolvePolicy::standard();
+  bool symbolic_complete_ = false;
+  Triangle triangle_ = Triangle::Lower;
+  Diagonal diagonal_ = Diagonal::NonUnit;
+  std::uint64_t rows_ = 0;
+  std::uint64_t nonzeros_ = 0;  ///< row_map(rows): the entries the rows span
+  row_map_type row_map_;
+  entries_type entries_;
+  Kokkos::View<plan_ordinal*, memory_space> order_;            ///< position -> row
+  Kokkos::View<plan_offset*, memory_space> diagonal_offset_;   ///< row -> its diagonal's offset
+  Kokkos::View<std::uint32_t*, memory_space> ready_;           ///< row -> epoch of its x
+  Kokkos::View<std::uint64_t*, memory_space> tickets_;         ///< one per stretch
+  std::vector<std::uint64_t> level_offsets_;                   ///< level -> first position
+  SolveShape shape_;
+  SolveSchedule schedule_;
+  std::uint32_t epoch_ = 0;
+};
+
+template <class ExecSpace, class Ordinal, class Offset, class Scalar>
+template <class RowMap, class Entries>
+void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic(const ExecSpace& space,
+                                                                   const RowMap& row_map,
+                                                                   const Entries& entries,
+                                                                   Triangle triangle,
+                                                                   Diagonal diagonal) {
+  static_assert(std::is_same_v<typename RowMap::non_const_value_type, Offset> &&
+                    std::is_same_v<typename Entries::non_const_value_type, Ordinal>,
+                "TriangularSolve::symbolic: row_map holds Offset and entries Ordinal");
+  static_assert(RowMap::rank == 1 && Entries::rank == 1,
+                "TriangularSolve::symbolic: row_map and entries are rank-1 Views");
+  const ProfilingRegion region("strata::solve::symbolic");
+  if (row_map.extent(0) == 0)
+    throw PlanError::invalid_argument(
+        "TriangularSolve::symbolic: row_map is empty",
+        "give row_map with rows + 1 offsets (a matrix of 0 rows has row_map = {0})");
+  const std::uint64_t rows = row_map.extent(0) - 1;
+  if (rows > std::uint64_t(std::numeric_limits<plan_ordinal>::max()))
+    throw PlanError::count_overflow("TriangularSolve rows");
+  const bool unit = diagonal == Diagonal::Unit;
+  const row_map_type rm = row_map;
+  const entries_type en = entries;
+
+  // The structure, checked before anything is planned.
+  auto diagonal_offset = allocate_view<Kokkos::View<plan_offset*, memory_space>>(
+      rows, "solve::diagonal_offset");
+  const std::uint64_t defect =
+      detail::first_structure_defect(space, rm, en, triangle, unit, diagonal_offset);
+  if (defect != detail::no_defect) throw detail::defect_error(defect, rm, en, triangle);
+  Offset last_offset = 0;
+  Kokkos::deep_copy(space, last_offset, Kokkos::subview(rm, rows));
+  space.fence();
+  const std::uint64_t nonzeros = static_cast<std::uint64_t>(last_offset);
+
+  // The plan of the rows (on a device too deep for the in-edge pass: the
+  // rows as a dependency list).
+  const bool mirrored = triangle == Triangle::Upper;
+  PlannerScratch<ExecSpace, plan_ordinal, plan_offset> scratch;
+  std::optional<BarrierPlan<ExecSpace, plan_ordinal>> planned =
+      plan_in_edges(space, rm, en, mirrored, scratch);
+  if (!planned) {
+    const auto list = detail::row_dependencies<plan_ordinal>(space, rm, en, triangle);
+    const Kokkos::View<const WaveDependency<plan_ordinal>*, memory_space> read_only = list;
+    planned = plan_barriers(space, rows, read_only, scratch);
+  }
+  BarrierPlan<ExecSpace, plan_ordinal>& plan = *planned;
+
+  // The rows in level order: the plan's waves, turned back into rows where
+  // the triangle was levelled from the bottom.
+  Kokkos::View<plan_ordinal*, memory_space> order = plan.waves;
+  if (mirrored) {
+    Kokkos::parallel_for(
+        "strata::solve::rows_in_level_order", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
+        KOKKOS_LAMBDA(const std::size_t p) {
+          order(p) = static_cast<plan_ordinal>(rows - 1 - order(p));
+        });
+  }
+  const auto offsets =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.group_offsets);
+  SolveShape shape;
+  shape.host_backend = detail::is_host_space<ExecSpace>();
+  shape.concurrency = static_cast<std::uint64_t>(space.concurrency());
+  std::vector<std::uint64_t> level_offsets(offsets.extent(0));
+  for (std::size_t g = 0; g < offsets.extent(0); ++g) level_offsets[g] = offsets(g);
+  shape.level_widths.resize(plan.group_count());
+  for (std::size_t g = 0; g + 1 < level_offsets.size(); ++g)
+    shape.level_widths[g] = level_offsets[g + 1] - level_offsets[g];
+  SolveSchedule schedule = policy_.schedule(shape, mode_);
+  auto ready = allocate_view<Kokkos::View<std::uint32_t*, memory_space>>(rows, "solve::ready", true);
+  // One ticket per stretch of any schedule set_mode() may pick: at most one
+  // per level.
+  auto tickets = allocate_view<Kokkos::View<std::uint64_t*, memory_space>>(
+      shape.level_widths.size() + 1, "solve::tickets", true);
+  space.fence();
+
+  // Nothing has thrown: the handle takes the new state.
+  triangle_ = triangle;
+  diagonal_ = diagonal;
+  rows_ = rows;
+  nonzeros_ = nonzeros;
+  row_map_ = rm;
+  entries_ = en;
+  order_ = order;
+  diagonal_offset_ = diagonal_offset;
+  ready_ = ready;
+  tickets_ = tickets;
+  level_offsets_ = std::move(level_offsets);
+  shape_ = std::move(shape);
+  schedule_ = std::move(schedule);
+  epoch_ = 0;
+  symbolic_complete_ = true;
+}
+
+template <class ExecSpace, class Ordinal, class Offset, class Scalar>
+template <class Values, class B, class X>
+void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace& space,
+                                                                const Values& values, const B& b,
+                                                                const X& x) {
+  static_assert(std::is_same_v<typename Values::non_const_value_type, Scalar> &&
+                    std::is_same_v<typename B::non_const_value_type, Scalar> &&
+                    std::is_same_v<typename X::non_const_value_type, Scalar>,
+                "TriangularSolve::solve: values, b and x hold Scalar");
+  static_assert(Values::rank == 1, "TriangularSolve::solve: values is a rank-1 View");
+  static_assert(B::rank == X::rank && (B::rank == 1 || B::rank == 2),
+                "TriangularSolve::solve: b and x are both rank-1 (one right-hand side) or both "
+                "rank-2 (several)");
+  static_assert(B::rank == 1 || (std::is_same_v<typename B::array_layout, Kokkos::LayoutLeft> &&
+                                 std::is_same_v<typename X::array_layout, Kokkos::LayoutLeft>),
+                "TriangularSolve::solve: several right-hand sides are rank-2 LayoutLeft Views");
+  static_assert(!std::is_const_v<typename X::value_type>,
+                "TriangularSolve::solve: x is written");
+  const ProfilingRegion region("strata::solve::solve");
+  if (!symbolic_complete_)
+    throw PlanError::invalid_argument("TriangularSolve::solve: no symbolic phase yet",
+                                      "call symbolic(space, row_map, entries, triangle) first");
+  const std::size_t rhs = B::rank == 2 ? b.extent(1) : 1;
+  if (b.extent(0) != rows_ || x.extent(0) != rows_ || (B::rank == 2 && x.extent(1) != rhs))
+    throw PlanError::invalid_argument(
+        "TriangularSolve::solve: b is " + std::to_string(b.extent(0)) + " x " +
+            std::to_string(rhs) + " and x " + std::to_string(x.extent(0)) + " x " +
+            std::to_string(B::rank == 2 ? x.extent(1) : 1) + " for a matrix of " +
+            std::to_string(rows_) + " rows",
+        "give b and x one row per matrix row and the same number of columns");
+  if (values.extent(0) < nonzeros_)
+    throw PlanError::invalid_argument(
+        "TriangularSolve::solve: values holds " + std::to_string(values.extent(0)) +
+            " entries but the rows span " + std::to_string(nonzeros_),
+        "give the values of the matrix the symbolic phase was given, in its entries' order");
+  const values_type v = values;
+  if (diagonal_ == Diagonal::NonUnit) {
+    const std::uint64_t zero = detail::first_zero_diagonal(space, v, diagonal_offset_);
+    if (zero != detail::no_defect) throw detail::defect_error(zero, row_map_, entries_, triangle_);
+  }
+  if (rows_ == 0 || rhs == 0) return;
+  if (++epoch_ == 0) {  // the epochs wrapped: clear the flags once
+    Kokkos::deep_copy(space, ready_, std::uint32_t(0));
+    epoch_ = 1;
+  }
+  using BConst = Kokkos::View<typename B::const_data_type, typename B::array_layout, memory_space>;
+  using XView = Kokkos::View<typename X::non_const_data_type, typename X::array_layout, memory_space>;
+  using System = detail::RowSystem<memory_space, Ordinal, Offset, Scalar, plan_ordinal,
+                                   plan_offset, BConst, XView>;
+  System system{row_map_, entries_, v, order_, diagonal_offset_, ready_, b, x, rhs, epoch_,
+                diagonal_ == Diagonal::Unit};
+  run_stretches(space, system);
+}
+
+template <class ExecSpace, class Ordinal, class Offset, class Scalar>
+template <class System>
+void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const ExecSpace& space,
+                                                                        const System& system) {
+  constexpr bool host = detail::is_host_space<ExecSpace>();
+  // The device kernels: a row per team thread; the layered kernel spreads a
+  // row's entries over as many vector lanes as its rows average (up to a
+  // warp), the dataflow kernel over a whole warp (a waiting row holds one
+  // warp, never part of one another row shares).
+  const std::uint64_t mean_row = rows_ == 0 ? 1 : (nonzeros_ + rows_ - 1) / rows_;
+  int lanes = 1;
+  while (lanes < 32 && std::uint64_t(lanes) < mean_row) lanes *= 2;
+  bool any_dataflow = false;
+  for (const SolveStretch& st : schedule_.stretches)
+    any_dataflow = any_dataflow || st.mode == SolveMode::Dataflow;
+  if (any_dataflow) Kokkos::deep_copy(space, tickets_, std::uint64_t(0));
+  std::size_t ticket = 0;
+  for (const SolveStretch& st : schedule_.stretches) {
+    const std::size_t first = level_offsets_[st.first_level];
+    const std::size_t last = level_offsets_[st.end_level];
+    if (st.mode == SolveMode::Layered) {
+      for (std::uint64_t l = st.first_level; l < st.end_level; ++l) {
+        const std::size_t begin = level_offsets_[l], end = level_offsets_[l + 1];
+        if constexpr (host) {
+          Kokkos::parallel_for("strata::solve::layered",
+                               Kokkos::RangePolicy<ExecSpace>(space, begin, end),
+                               detail::LayeredRows<System>{system});
+        } else {
+          const int team = 128 / lanes;
+          const int league = static_cast<int>((end - begin + team - 1) / team);
+          Kokkos::parallel_for("strata::solve::layered",
+                               Kokkos::TeamPolicy<ExecSpace>(space, league, team, lanes),
+                               detail::LayeredTeamRows<System, ExecSpace>{system, begin, end});
+        }
+      }
+    } else {
+      if constexpr (host) {
+        const std::uint64_t levels = st.end_level - st.first_level;
+        const std::uint64_t workers =
+            st.workers != 0 ? st.workers : static_cast<std::uint64_t>(space.concurrency());
+        // Chunks small enough that every worker finds one in a level of
+        // average width, and at most 64 rows (a ticket per chunk).
+        std::uint64_t chunk = (last - first) / (levels * 2 * workers);
+        chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
+        Kokkos::parallel_for("strata::solve::dataflow",
+                             Kokkos::RangePolicy<ExecSpace>(space, 0, workers),
+                             detail::DataflowRows<System>{system, tickets_, ticket, first, last,
+                                                          static_cast<std::size_t>(chunk)});
+      } else {
+        const int team = 4;  // warps per team: rows per ticket
+        const std::uint64_t tickets = (last - first + team - 1) / team;
+        const std::uint64_t league_cap = 65535;
+        const int league = static_cast<int>(tickets < league_cap ? tickets : league_cap);
+        Kokkos::parallel_for(
+            "strata::solve::dataflow", Kokkos::TeamPolicy<ExecSpace>(space, league, team, 32),
+            detail::DataflowTeamRows<System, ExecSpace>{system, tickets_, ticket, first, last});
+      }
+      ++ticket;
+    }
+  }
+}
+
+}  // namespace strata::solve
+
+namespace strata {
+using solve::TriangularSolve;
+}  // namespace strata

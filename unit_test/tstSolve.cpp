@@ -1,0 +1,378 @@
+// strata::solve::TriangularSolve on TEST_EXECSPACE: every mode forced and the
+// policy's own choice, lower and upper triangles, unit and non-unit
+// diagonals, the diagonal first, in the middle or last in its row, one and
+// several right-hand sides, matrices from the generators and from small
+// Matrix Market texts — each x against a plain host substitution. On a host
+// backend every mode gives bitwise the same x. Bad matrices are typed errors
+// naming row and column, and a failed solve leaves x untouched.
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <strata/core/error.hpp>
+#include <strata/generate/graph_generators.hpp>
+#include <strata/solve/triangular_solve.hpp>
+
+#include "sptrsv_matrices.hpp"
+#include "test_backend.hpp"
+#include "test_helpers.hpp"
+
+namespace strata::test {
+namespace {
+
+using strata_sptrsv_test::HostCsr;
+using Space = TEST_EXECSPACE;
+using Mem = Space::memory_space;
+using Solve = strata::TriangularSolve<Space, int, int, double>;
+using solve::Diagonal;
+using solve::SolveMode;
+using solve::Triangle;
+
+constexpr bool host_backend =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+
+/// Plain host substitution: rows in order (lower) or from the bottom
+/// (upper), the diagonal wherever it sits in the row.
+std::vector<double> host_solve(const HostCsr& a, const std::vector<double>& b, bool lower,
+                               bool unit) {
+  std::vector<double> x(b.size(), 0.0);
+  for (int k = 0; k < a.rows; ++k) {
+    const int i = lower ? k : a.rows - 1 - k;
+    double sum = b[i], diagonal = 1.0;
+    for (int p = a.row_map[i]; p < a.row_map[i + 1]; ++p) {
+      if (a.entries[p] == i) {
+        if (!unit) diagonal = a.values[p];
+      } else {
+        sum -= a.values[p] * x[a.entries[p]];
+      }
+    }
+    x[i] = sum / diagonal;
+  }
+  return x;
+}
+
+double relative_error(const std::vector<double>& x, const std::vector<double>& ref) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    diff = std::max(diff, std::abs(x[i] - ref[i]));
+    norm = std::max(norm, std::abs(ref[i]));
+  }
+  return norm == 0 ? diff : diff / norm;
+}
+
+struct DeviceCsr {
+  Kokkos::View<int*, Mem> row_map, entries;
+  Kokkos::View<double*, Mem> values;
+};
+DeviceCsr to_device(const HostCsr& a) {
+  return {strata::test::to_device(a.row_map, "row_map"),
+          strata::test::to_device(a.entries, "entries"),
+          strata::test::to_device(a.values, "values")};
+}
+
+std::vector<double> host_vector(const Kokkos::View<double*, Mem>& v) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<double>(h.data(), h.data() + h.extent(0));
+}
+
+/// Moves every row's diagonal to `where` (0 first, 1 middle, 2 last).
+HostCsr with_diagonal_at(HostCsr a, int where) {
+  for (int i = 0; i < a.rows; ++i) {
+    const int begin = a.row_map[i], end = a.row_map[i + 1];
+    int d = begin;
+    while (d < end && a.entries[d] != i) ++d;
+    if (d == end) continue;
+    const int target = where == 0 ? begin : where == 2 ? end - 1 : begin + (end - begin) / 2;
+    std::swap(a.entries[d], a.entries[target]);
+    std::swap(a.values[d], a.values[target]);
+  }
+  return a;
+}
+
+/// Solves `a` in every mode and checks x against the host substitution;
+/// returns the x of each mode.
+std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, bool unit,
+                                                  const std::string& name) {
+  const DeviceCsr d = to_device(a);
+  const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
+  const auto bd = strata::test::to_device(b, "b");
+  const std::vector<double> ref = host_solve(a, b, lower, unit);
+  std::vector<std::vector<double>> xs;
+  for (const SolveMode mode : {SolveMode::Automatic, SolveMode::Layered, SolveMode::Dataflow}) {
+    Solve ts(mode);
+    const Space space;
+    ts.symbolic(space, d.row_map, d.entries, lower ? Triangle::Lower : Triangle::Upper,
+                unit ? Diagonal::Unit : Diagonal::NonUnit);
+    Kokkos::View<double*, Mem> x("x", a.rows);
+    for (int repeat = 0; repeat < 2; ++repeat) {  // the epoch steps; flags are not cleared
+      Kokkos::deep_copy(x, std::nan(""));
+      ts.solve(space, d.values, bd, x);
+      space.fence();
+      const std::vector<double> got = host_vector(x);
+      EXPECT_LE(relative_error(got, ref), 1e-12)
+          << name << " mode " << solve::solve_mode_name(mode) << " repeat " << repeat;
+      if (repeat == 1) xs.push_back(got);
+    }
+  }
+  if (host_backend) {
+    for (std::size_t m = 1; m < xs.size(); ++m)
+      EXPECT_EQ(xs[m], xs[0]) << name << ": mode " << m << " is not bitwise the auto mode's";
+  }
+  return xs;
+}
+
+std::vector<std::pair<std::string, HostCsr>> generated_lower() {
+  namespace g = strata::generate;
+  std::vector<std::pair<std::string, HostCsr>> m;
+  m.emplace_back("sweep2d 23x17", strata_sptrsv_test::lower_from_pattern(g::sweep2d(23, 17)));
+  m.emplace_back("sweep3d 7x6x5", strata_sptrsv_test::lower_from_pattern(g::sweep3d(7, 6, 5)));
+  m.emplace_back("chain 300", strata_sptrsv_test::lower_from_pattern(g::chain(300)));
+  m.emplace_back("random 700", strata_sptrsv_test::random_lower(700, 5, 41));
+  m.emplace_back("one row", strata_sptrsv_test::random_lower(1, 1, 3));
+  return m;
+}
+
+TEST(Solve, LowerAndUpperNonUnitEveryModeMatchesHostSubstitution) {
+  for (const auto& [name, lower] : generated_lower()) {
+    solve_every_mode(lower, true, false, name + " lower");
+    solve_every_mode(strata_sptrsv_test::transpose(lower), false, false, name + " upper");
+  }
+}
+
+TEST(Solve, UnitDiagonalIgnoresTheStoredDiagonalAndNeedsNone) {
+  for (const auto& [name, lower] : generated_lower()) {
+    solve_every_mode(lower, true, true, name + " lower unit");
+    solve_every_mode(strata_sptrsv_test::transpose(lower), false, true, name + " upper unit");
+  }
+  // No diagonal stored at all.
+  HostCsr a = strata_sptrsv_test::random_lower(200, 3, 7);
+  HostCsr stripped;
+  stripped.rows = a.rows;
+  for (int i = 0; i < a.rows; ++i) {
+    for (int p = a.row_map[i]; p < a.row_map[i + 1]; ++p)
+      if (a.entries[p] != i) {
+        stripped.entries.push_back(a.entries[p]);
+        stripped.values.push_back(a.values[p]);
+      }
+    stripped.row_map.push_back(static_cast<int>(stripped.entries.size()));
+  }
+  solve_every_mode(stripped, true, true, "random lower without diagonal, unit");
+}
+
+TEST(Solve, DiagonalFirstMiddleOrLast) {
+  const HostCsr lower = strata_sptrsv_test::random_lower(400, 6, 5);
+  const HostCsr upper = strata_sptrsv_test::transpose(lower);
+  for (int where = 0; where < 3; ++where) {
+    solve_every_mode(with_diagonal_at(lower, where), true, false,
+                     "lower, diagonal at " + std::to_string(where));
+    solve_every_mode(with_diagonal_at(upper, where), false, false,
+                     "upper, diagonal at " + std::to_string(where));
+  }
+}
+
+TEST(Solve, SeveralRightHandSidesInLayoutLeft) {
+  const HostCsr a = strata_sptrsv_test::lower_from_pattern(strata::generate::sweep2d(20, 20));
+  const DeviceCsr d = to_device(a);
+  const int k = 3;
+  using Multi = Kokkos::View<double**, Kokkos::LayoutLeft, Mem>;
+  Multi b("b", a.rows, k), x("x", a.rows, k);
+  auto bh = Kokkos::create_mirror_view(b);
+  std::vector<std::vector<double>> ref(k);
+  for (int j = 0; j < k; ++j) {
+    std::vector<double> bj(a.rows);
+    for (int i = 0; i < a.rows; ++i) bj[i] = bh(i, j) = 1.0 + 0.5 * j + 0.001 * i;
+    ref[j] = host_solve(a, bj, true, false);
+  }
+  Kokkos::deep_copy(b, bh);
+  for (const SolveMode mode : {SolveMode::Automatic, SolveMode::Layered, SolveMode::Dataflow}) {
+    Solve ts(mode);
+    ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower);
+    Kokkos::deep_copy(x, 0.0);
+    ts.solve(Space(), d.values, b, x);
+    const auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+    for (int j = 0; j < k; ++j) {
+      std::vector<double> xj(a.rows);
+      for (int i = 0; i < a.rows; ++i) xj[i] = xh(i, j);
+      EXPECT_LE(relative_error(xj, ref[j]), 1e-12) << "column " << j << " mode "
+                                                  << solve::solve_mode_name(mode);
+    }
+  }
+}
+
+TEST(Solve, MixedScheduleWideLevelsThenANarrowTail) {
+  // 2000 independent rows (one wide level), then a chain of 300 rows.
+  HostCsr a;
+  a.rows = 2300;
+  for (int i = 0; i < a.rows; ++i) {
+    if (i >= 2000) a.entries.push_back(i == 2000 ? 1999 : i - 1);
+    if (i >= 2000 && i % 7 == 0) a.entries.push_back(i - 1000);
+    std::sort(a.entries.begin() + a.row_map.back(), a.entries.end());
+    a.entries.push_back(i);
+    a.row_map.push_back(static_cast<int>(a.entries.size()));
+  }
+  strata_sptrsv_test::assign_values(a);
+  solve::SolvePolicy policy;
+  policy.layered_min_width_host_per_thread = 1;
+  policy.layered_min_width_device = 1000;
+  const Space space;
+  policy.layered_min_width_host_per_thread = 1000 / std::max(1, int(space.concurrency()));
+  Solve ts(SolveMode::Automatic, policy);
+  const DeviceCsr d = to_device(a);
+  ts.symbolic(space, d.row_map, d.entries, Triangle::Lower);
+  ASSERT_EQ(ts.level_count(), 301u);
+  ASSERT_EQ(ts.schedule().stretches.size(), 2u) << ts.schedule().reason;
+  EXPECT_EQ(ts.schedule().stretches[0].mode, SolveMode::Layered);
+  EXPECT_EQ(ts.schedule().stretches[1].mode, SolveMode::Dataflow);
+  EXPECT_EQ(ts.schedule().layered_levels, 1u);
+  const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
+  Kokkos::View<double*, Mem> x("x", a.rows);
+  ts.solve(space, d.values, strata::test::to_device(b, "b"), x);
+  EXPECT_LE(relative_error(host_vector(x), host_solve(a, b, true, false)), 1e-12);
+}
+
+TEST(Solve, PolicyRulesPickLayeredForWideAndDataflowForDeep) {
+  solve::SolvePolicy policy;
+  solve::SolveShape shape;
+  shape.host_backend = false;
+  shape.level_widths = std::vector<std::uint64_t>(20, 100000);  // few, wide
+  auto s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 1u);
+  EXPECT_EQ(s.stretches[0].mode, SolveMode::Layered);
+  shape.level_widths = std::vector<std::uint64_t>(5000, 300);  // many, narrow
+  s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 1u);
+  EXPECT_EQ(s.stretches[0].mode, SolveMode::Dataflow);
+  // A short narrow stretch between wide ones joins them (rule S).
+  shape.level_widths = {100000, 10, 100000, 100000};
+  s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 1u);
+  EXPECT_EQ(s.stretches[0].mode, SolveMode::Layered);
+  // A chain on a host backend runs on one worker (rule C).
+  shape.host_backend = true;
+  shape.concurrency = 4;
+  shape.level_widths = std::vector<std::uint64_t>(1000, 1);
+  s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 1u);
+  EXPECT_EQ(s.stretches[0].workers, 1u);
+  EXPECT_NE(s.reason.find("rule C"), std::string::npos);
+}
+
+/// A small Matrix Market text (coordinate real general, 1-based) as CSR.
+HostCsr from_matrix_market(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);  // banner
+  while (in.peek() == '%') std::getline(in, line);
+  int rows = 0, cols = 0, nnz = 0;
+  in >> rows >> cols >> nnz;
+  std::vector<std::vector<std::pair<int, double>>> r(rows);
+  for (int k = 0; k < nnz; ++k) {
+    int i = 0, j = 0;
+    double v = 0;
+    in >> i >> j >> v;
+    r[i - 1].push_back({j - 1, v});
+  }
+  HostCsr a;
+  a.rows = rows;
+  for (const auto& row : r) {
+    for (const auto& [j, v] : row) {
+      a.entries.push_back(j);
+      a.values.push_back(v);
+    }
+    a.row_map.push_back(static_cast<int>(a.entries.size()));
+  }
+  return a;
+}
+
+TEST(Solve, MatrixMarketTexts) {
+  // Entries in file order (the diagonal first in some rows, last in others).
+  const HostCsr lower = from_matrix_market(
+      "%%MatrixMarket matrix coordinate real general\n% a 5x5 lower triangle\n5 5 10\n"
+      "1 1 2.0\n2 1 -1.0\n2 2 4.0\n3 3 3.0\n3 2 -0.5\n4 1 1.5\n4 4 -2.0\n4 3 0.25\n"
+      "5 5 1.0\n5 4 -3.0\n");
+  solve_every_mode(lower, true, false, "5x5 lower from Matrix Market");
+  const HostCsr upper = from_matrix_market(
+      "%%MatrixMarket matrix coordinate real general\n4 4 7\n1 1 1.0\n1 4 2.0\n2 3 -1.0\n"
+      "2 2 5.0\n3 3 2.0\n3 4 1.0\n4 4 -4.0\n");
+  solve_every_mode(upper, false, false, "4x4 upper from Matrix Market");
+}
+
+/// Expects `fn` to throw InvalidArgument naming `row` and `column` text.
+template <class Fn>
+void expect_named_error(Fn&& fn, const std::string& row, const std::string& column) {
+  const PlanError e = expect_plan_error(ErrorKind::InvalidArgument, fn);
+  const std::string text = e.what();
+  EXPECT_NE(text.find(row), std::string::npos) << text;
+  EXPECT_NE(text.find(column), std::string::npos) << text;
+}
+
+TEST(Solve, BadMatricesAreTypedErrorsNamingRowAndColumn) {
+  const Space space;
+  // Row 2 holds column 3: not lower triangular.
+  const HostCsr not_lower = from_matrix_market(
+      "%%MatrixMarket matrix coordinate real general\n4 4 6\n1 1 1.0\n2 2 1.0\n3 3 1.0\n"
+      "3 4 2.0\n4 4 1.0\n4 1 1.0\n");
+  Solve ts;
+  const DeviceCsr a = to_device(not_lower);
+  expect_named_error([&] { ts.symbolic(space, a.row_map, a.entries, Triangle::Lower); },
+                     "row 2 ", "column 3");
+  EXPECT_FALSE(ts.is_symbolic_complete());
+  // As an upper triangle, row 3 holds column 0.
+  expect_named_error([&] { ts.symbolic(space, a.row_map, a.entries, Triangle::Upper); },
+                     "row 3 ", "column 0");
+  // Row 1 lacks its diagonal (fine with a unit diagonal).
+  const HostCsr missing = from_matrix_market(
+      "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1.0\n2 1 1.0\n3 3 1.0\n"
+      "3 2 1.0\n");
+  const DeviceCsr m = to_device(missing);
+  expect_named_error([&] { ts.symbolic(space, m.row_map, m.entries, Triangle::Lower); },
+                     "row 1 ", "column 1");
+  EXPECT_NO_THROW(ts.symbolic(space, m.row_map, m.entries, Triangle::Lower, Diagonal::Unit));
+  // A column outside the matrix.
+  HostCsr outside = missing;
+  outside.entries[1] = 9;
+  const DeviceCsr o = to_device(outside);
+  Solve fresh;
+  expect_named_error([&] { fresh.symbolic(space, o.row_map, o.entries, Triangle::Lower); },
+                     "row 1 ", "column 9");
+}
+
+TEST(Solve, ZeroDiagonalLeavesXUntouched) {
+  HostCsr a = strata_sptrsv_test::random_lower(300, 4, 9);
+  for (int p = a.row_map[157]; p < a.row_map[158]; ++p)
+    if (a.entries[p] == 157) a.values[p] = 0.0;
+  const DeviceCsr d = to_device(a);
+  const auto b = strata::test::to_device(strata_sptrsv_test::rhs_of(a.rows), "b");
+  for (const SolveMode mode : {SolveMode::Automatic, SolveMode::Layered, SolveMode::Dataflow}) {
+    Solve ts(mode);
+    ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower);
+    Kokkos::View<double*, Mem> x("x", a.rows);
+    Kokkos::deep_copy(x, 7.0);
+    expect_named_error([&] { ts.solve(Space(), d.values, b, x); }, "row 157 ", "column 157");
+    for (const double v : host_vector(x)) ASSERT_EQ(v, 7.0);
+    // With a unit diagonal the zero is never read.
+    ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower, Diagonal::Unit);
+    EXPECT_NO_THROW(ts.solve(Space(), d.values, b, x));
+  }
+}
+
+TEST(Solve, MisusedHandleIsATypedError) {
+  Solve ts;
+  Kokkos::View<double*, Mem> v("v", 3), b("b", 3), x("x", 3);
+  expect_plan_error(ErrorKind::InvalidArgument, [&] { ts.solve(Space(), v, b, x); });
+  const HostCsr a = strata_sptrsv_test::random_lower(5, 2, 1);
+  const DeviceCsr d = to_device(a);
+  ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower);
+  expect_plan_error(ErrorKind::InvalidArgument, [&] { ts.solve(Space(), d.values, b, x); });
+  Kokkos::View<int*, Mem> empty("empty", 0);
+  expect_plan_error(ErrorKind::InvalidArgument,
+                    [&] { ts.symbolic(Space(), empty, empty, Triangle::Lower); });
+  EXPECT_TRUE(ts.is_symbolic_complete());  // the failed call left the handle as it was
+}
+
+}  // namespace
+}  // namespace strata::test
