@@ -102,8 +102,23 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
   const auto bd = strata::test::to_device(b, "b");
   const std::vector<double> ref = host_solve(a, b, lower, unit);
   std::vector<std::vector<double>> xs;
-  for (const SolveMode mode : {SolveMode::Automatic, SolveMode::Layered, SolveMode::Dataflow}) {
-    Solve ts(mode);
+  // Every mode, and two policies beside the standard one: dataflow on every
+  // worker whatever the widths (rule C off), and auto with a low width for
+  // rule W (mixed stretches on small matrices).
+  solve::SolvePolicy all_workers;
+  all_workers.serial_width_per_thread = 0;
+  solve::SolvePolicy mixed;
+  mixed.layered_min_width_host_per_thread = 4;
+  mixed.layered_min_width_device = 8;
+  mixed.min_dataflow_levels = 2;
+  const std::vector<std::pair<SolveMode, solve::SolvePolicy>> configs = {
+      {SolveMode::Automatic, solve::SolvePolicy::standard()},
+      {SolveMode::Layered, solve::SolvePolicy::standard()},
+      {SolveMode::Dataflow, solve::SolvePolicy::standard()},
+      {SolveMode::Dataflow, all_workers},
+      {SolveMode::Automatic, mixed}};
+  for (const auto& [mode, policy] : configs) {
+    Solve ts(mode, policy);
     const Space space;
     ts.symbolic(space, d.row_map, d.entries, lower ? Triangle::Lower : Triangle::Upper,
                 unit ? Diagonal::Unit : Diagonal::NonUnit);
@@ -251,7 +266,8 @@ TEST(Solve, PolicyRulesPickLayeredForWideAndDataflowForDeep) {
   s = policy.schedule(shape);
   ASSERT_EQ(s.stretches.size(), 1u);
   EXPECT_EQ(s.stretches[0].mode, SolveMode::Layered);
-  // A chain on a host backend runs on one worker (rule C).
+  // Narrow levels on a host backend run on one worker (rule C); wide ones
+  // forced to dataflow on all.
   shape.host_backend = true;
   shape.concurrency = 4;
   shape.level_widths = std::vector<std::uint64_t>(1000, 1);
@@ -259,6 +275,10 @@ TEST(Solve, PolicyRulesPickLayeredForWideAndDataflowForDeep) {
   ASSERT_EQ(s.stretches.size(), 1u);
   EXPECT_EQ(s.stretches[0].workers, 1u);
   EXPECT_NE(s.reason.find("rule C"), std::string::npos);
+  shape.level_widths = std::vector<std::uint64_t>(10, 100000);
+  s = policy.schedule(shape, SolveMode::Dataflow);
+  ASSERT_EQ(s.stretches.size(), 1u);
+  EXPECT_EQ(s.stretches[0].workers, 0u);
 }
 
 /// A small Matrix Market text (coordinate real general, 1-based) as CSR.

@@ -1,6 +1,7 @@
-// Kokkos Kernels' sparse triangular solve with Strata's device symbolic phase:
-// the one changed line is strata::kokkos_kernels::sptrsv_symbolic in place of
-// KokkosSparse::sptrsv_symbolic; sptrsv_solve runs unchanged.
+// Kokkos Kernels' sparse triangular solve run by Strata: the two changed lines
+// are strata::kokkos_kernels::sptrsv_symbolic and ::sptrsv_solve in place of
+// KokkosSparse's (Kokkos Kernels' own solve would run unchanged on the handle
+// Strata's symbolic phase filled).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_sptrsv.hpp>
 
+#include <strata/kokkos_kernels/sptrsv_solve.hpp>
 #include <strata/kokkos_kernels/sptrsv_symbolic.hpp>
 
 int main(int argc, char* argv[]) {
@@ -42,11 +44,8 @@ int main(int argc, char* argv[]) {
   kh.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n, true);
   // Was: KokkosSparse::sptrsv_symbolic(&kh, d_row_map, d_entries);
   strata::kokkos_kernels::sptrsv_symbolic(&kh, d_row_map, d_entries);
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-  KokkosSparse::sptrsv_solve(&kh, d_row_map, d_entries, d_values, d_b, d_x);
-#else  // Kokkos Kernels 3.x: the same calls in KokkosSparse::Experimental
-  KokkosSparse::Experimental::sptrsv_solve(&kh, d_row_map, d_entries, d_values, d_b, d_x);
-#endif
+  // Was: KokkosSparse::sptrsv_solve(&kh, d_row_map, d_entries, d_values, d_b, d_x);
+  strata::kokkos_kernels::sptrsv_solve(&kh, d_row_map, d_entries, d_values, d_b, d_x);
 
   // Check against forward substitution on the host.
   auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d_x);
@@ -56,7 +55,7 @@ int main(int argc, char* argv[]) {
     for (int p = row_map[i]; p < row_map[i + 1]; ++p) r -= values[p] * x(entries[p]);
     worst = std::fmax(worst, std::fabs(r));
   }
-  std::printf("%d rows in %d levels (Strata's schedule), max residual %.1e\n", n,
+  std::printf("%d rows in %d levels (Strata's schedule and solve), max residual %.1e\n", n,
               static_cast<int>(kh.get_sptrsv_handle()->get_num_levels()), worst);
   return worst < 1e-12 ? 0 : 1;
 }

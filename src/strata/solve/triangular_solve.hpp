@@ -87,6 +87,18 @@ class TriangularSolve {
   void symbolic(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
                 Triangle triangle, Diagonal diagonal = Diagonal::NonUnit);
 
+  /// The symbolic phase from a level schedule the caller already holds
+  /// instead of the planner's: `order` (rank-1, its memory space) lists the
+  /// rows level by level, level l at positions level_offsets[l] ..
+  /// level_offsets[l+1]-1 (the Kokkos Kernels drop-in passes a handle's
+  /// nodes_grouped_by_level and nodes_per_level). Checked like symbolic(),
+  /// and the schedule too: every row listed once, after every row it reads
+  /// (else InvalidArgument naming the row and the column).
+  template <class RowMap, class Entries, class Order>
+  void symbolic_from_levels(const ExecSpace& space, const RowMap& row_map, const Entries& entries,
+                            Triangle triangle, Diagonal diagonal, const Order& order,
+                            std::vector<std::uint64_t> level_offsets);
+
   /// One right-hand side (rank-1 b, x) or several (rank-2 LayoutLeft b, x).
   template <class Values, class B, class X>
   void solve(const ExecSpace& space, const Values& values, const B& b, const X& x);
@@ -116,6 +128,19 @@ class TriangularSolve {
  private:
   template <class System>
   void run_stretches(const ExecSpace& space, const System& system);
+  /// The checks common to both symbolic phases; returns the diagonal offsets.
+  template <class RowMap, class Entries>
+  Kokkos::View<plan_offset*, memory_space> check_structure(const ExecSpace& space,
+                                                           const RowMap& row_map,
+                                                           const Entries& entries,
+                                                           Triangle triangle, Diagonal diagonal,
+                                                           std::uint64_t& nonzeros) const;
+  /// Takes the new state (nothing below throws but allocation).
+  void commit(const ExecSpace& space, row_map_type rm, entries_type en, Triangle triangle,
+              Diagonal diagonal, std::uint64_t nonzeros,
+              Kokkos::View<plan_ordinal*, memory_space> order,
+              Kokkos::View<plan_offset*, memory_space> diagonal_offset,
+              std::vector<std::uint64_t> level_offsets);
 
   SolveMode mode_ = SolveMode::Automatic;
   SolvePolicy policy_ = SolvePolicy::standard();
@@ -138,17 +163,15 @@ class TriangularSolve {
 
 template <class ExecSpace, class Ordinal, class Offset, class Scalar>
 template <class RowMap, class Entries>
-void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic(const ExecSpace& space,
-                                                                   const RowMap& row_map,
-                                                                   const Entries& entries,
-                                                                   Triangle triangle,
-                                                                   Diagonal diagonal) {
+Kokkos::View<std::make_unsigned_t<Offset>*, typename ExecSpace::memory_space>
+TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::check_structure(
+    const ExecSpace& space, const RowMap& row_map, const Entries& entries, Triangle triangle,
+    Diagonal diagonal, std::uint64_t& nonzeros) const {
   static_assert(std::is_same_v<typename RowMap::non_const_value_type, Offset> &&
                     std::is_same_v<typename Entries::non_const_value_type, Ordinal>,
                 "TriangularSolve::symbolic: row_map holds Offset and entries Ordinal");
   static_assert(RowMap::rank == 1 && Entries::rank == 1,
                 "TriangularSolve::symbolic: row_map and entries are rank-1 Views");
-  const ProfilingRegion region("strata::solve::symbolic");
   if (row_map.extent(0) == 0)
     throw PlanError::invalid_argument(
         "TriangularSolve::symbolic: row_map is empty",
@@ -156,20 +179,34 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic(const ExecSpa
   const std::uint64_t rows = row_map.extent(0) - 1;
   if (rows > std::uint64_t(std::numeric_limits<plan_ordinal>::max()))
     throw PlanError::count_overflow("TriangularSolve rows");
-  const bool unit = diagonal == Diagonal::Unit;
   const row_map_type rm = row_map;
   const entries_type en = entries;
-
-  // The structure, checked before anything is planned.
   auto diagonal_offset = allocate_view<Kokkos::View<plan_offset*, memory_space>>(
       rows, "solve::diagonal_offset");
-  const std::uint64_t defect =
-      detail::first_structure_defect(space, rm, en, triangle, unit, diagonal_offset);
+  const std::uint64_t defect = detail::first_structure_defect(
+      space, rm, en, triangle, diagonal == Diagonal::Unit, diagonal_offset);
   if (defect != detail::no_defect) throw detail::defect_error(defect, rm, en, triangle);
   Offset last_offset = 0;
   Kokkos::deep_copy(space, last_offset, Kokkos::subview(rm, rows));
   space.fence();
-  const std::uint64_t nonzeros = static_cast<std::uint64_t>(last_offset);
+  nonzeros = static_cast<std::uint64_t>(last_offset);
+  return diagonal_offset;
+}
+
+template <class ExecSpace, class Ordinal, class Offset, class Scalar>
+template <class RowMap, class Entries>
+void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic(const ExecSpace& space,
+                                                                   const RowMap& row_map,
+                                                                   const Entries& entries,
+                                                                   Triangle triangle,
+                                                                   Diagonal diagonal) {
+  const ProfilingRegion region("strata::solve::symbolic");
+  std::uint64_t nonzeros = 0;
+  const auto diagonal_offset =
+      check_structure(space, row_map, entries, triangle, diagonal, nonzeros);
+  const std::uint64_t rows = row_map.extent(0) - 1;
+  const row_map_type rm = row_map;
+  const entries_type en = entries;
 
   // The plan of the rows (on a device too deep for the in-edge pass: the
   // rows as a dependency list).
@@ -196,12 +233,123 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic(const ExecSpa
   }
   const auto offsets =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.group_offsets);
+  std::vector<std::uint64_t> level_offsets(offsets.extent(0));
+  for (std::size_t g = 0; g < offsets.extent(0); ++g) level_offsets[g] = offsets(g);
+  if (level_offsets.empty()) level_offsets.push_back(0);
+  commit(space, rm, en, triangle, diagonal, nonzeros, order, diagonal_offset,
+         std::move(level_offsets));
+}
+
+template <class ExecSpace, class Ordinal, class Offset, class Scalar>
+template <class RowMap, class Entries, class Order>
+void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic_from_levels(
+    const ExecSpace& space, const RowMap& row_map, const Entries& entries, Triangle triangle,
+    Diagonal diagonal, const Order& given_order, std::vector<std::uint64_t> level_offsets) {
+  static_assert(Order::rank == 1, "TriangularSolve::symbolic_from_levels: order is rank-1");
+  const ProfilingRegion region("strata::solve::symbolic_from_levels");
+  std::uint64_t nonzeros = 0;
+  const auto diagonal_offset =
+      check_structure(space, row_map, entries, triangle, diagonal, nonzeros);
+  const std::uint64_t rows = row_map.extent(0) - 1;
+  if (level_offsets.empty()) level_offsets.push_back(0);
+  bool offsets_ok = level_offsets.front() == 0 && level_offsets.back() == rows &&
+                    given_order.extent(0) >= rows;
+  for (std::size_t l = 0; offsets_ok && l + 1 < level_offsets.size(); ++l)
+    offsets_ok = level_offsets[l] <= level_offsets[l + 1];
+  if (!offsets_ok)
+    throw PlanError::invalid_argument(
+        "TriangularSolve::symbolic_from_levels: the level offsets do not cover the " +
+            std::to_string(rows) + " rows of the order",
+        "give ascending level offsets from 0 to the row count, and one order entry per row");
+  const row_map_type rm = row_map;
+  const entries_type en = entries;
+  using Positions = Kokkos::View<plan_ordinal*, memory_space>;
+  const Positions order = allocate_view<Positions>(rows, "solve::order");
+  // level_of(row): its level + 1 (0: not listed); a row listed twice is a defect.
+  const Positions level_of = allocate_view<Positions>(rows, "solve::level_of", true);
+  auto device_offsets = allocate_view<Kokkos::View<std::uint64_t*, memory_space>>(
+      level_offsets.size(), "solve::level_offsets");
+  Kokkos::deep_copy(space, device_offsets,
+                    Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(level_offsets.data(),
+                                                                          level_offsets.size()));
+  const std::uint64_t levels = level_offsets.size() - 1;
+  const plan_ordinal none = std::numeric_limits<plan_ordinal>::max();
+  std::uint64_t listed_twice = detail::no_defect;
+  Kokkos::parallel_reduce(
+      "strata::solve::adopt_levels", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
+      KOKKOS_LAMBDA(const std::size_t p, std::uint64_t& first) {
+        const std::uint64_t r = static_cast<std::uint64_t>(given_order(p));
+        order(p) = r < rows ? static_cast<plan_ordinal>(r) : none;
+        std::uint64_t lo = 0, hi = levels;  // the level l with offsets(l) <= p < offsets(l+1)
+        while (hi - lo > 1) {
+          const std::uint64_t mid = lo + (hi - lo) / 2;
+          if (device_offsets(mid) <= p) lo = mid; else hi = mid;
+        }
+        const plan_ordinal old = r < rows ? Kokkos::atomic_compare_exchange(
+                                                &level_of(r), plan_ordinal(0), plan_ordinal(lo + 1))
+                                          : plan_ordinal(1);
+        if (old != 0 && p < first) first = p;
+      },
+      Kokkos::Min<std::uint64_t>(listed_twice));
+  // Every row listed, after every row it reads: the first row (lowest) that
+  // is not, keyed with the column it reads too early (or itself: unlisted).
+  std::uint64_t bad_row = detail::no_defect;
+  Kokkos::parallel_reduce(
+      "strata::solve::check_levels", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
+      KOKKOS_LAMBDA(const std::size_t r, std::uint64_t& first) {
+        const plan_ordinal own = level_of(r);
+        bool bad = own == 0;
+        for (auto e = rm(r); !bad && e < rm(r + 1); ++e) {
+          const std::size_t c = static_cast<std::size_t>(en(e));
+          bad = c != r && level_of(c) >= own;
+        }
+        if (bad && r < first) first = r;
+      },
+      Kokkos::Min<std::uint64_t>(bad_row));
+  space.fence();
+  if (listed_twice != detail::no_defect || bad_row != detail::no_defect) {
+    std::string what;
+    if (listed_twice != detail::no_defect) {
+      what = "position " + std::to_string(listed_twice) + " of the order names a row outside the " +
+             "matrix or one listed before";
+    } else {
+      const auto h_level = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level_of);
+      const auto h_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rm);
+      const auto h_entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), en);
+      std::uint64_t column = bad_row;
+      for (auto e = h_map(bad_row); e < h_map(bad_row + 1); ++e) {
+        const std::uint64_t c = static_cast<std::uint64_t>(h_entries(e));
+        if (c != bad_row && h_level(c) >= h_level(bad_row)) {
+          column = c;
+          break;
+        }
+      }
+      what = h_level(bad_row) == 0
+                 ? "row " + std::to_string(bad_row) + " is not listed"
+                 : "row " + std::to_string(bad_row) + " is listed no later than column " +
+                       std::to_string(column) + ", which it reads";
+    }
+    throw PlanError::invalid_argument(
+        "TriangularSolve::symbolic_from_levels: the level schedule is not one of this matrix: " +
+            what,
+        "give the schedule of this matrix and triangle (run the symbolic phase on it again)");
+  }
+  commit(space, rm, en, triangle, diagonal, nonzeros, order, diagonal_offset,
+         std::move(level_offsets));
+}
+
+template <class ExecSpace, class Ordinal, class Offset, class Scalar>
+void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
+    const ExecSpace& space, row_map_type rm, entries_type en, Triangle triangle,
+    Diagonal diagonal, std::uint64_t nonzeros, Kokkos::View<plan_ordinal*, memory_space> order,
+    Kokkos::View<plan_offset*, memory_space> diagonal_offset,
+    std::vector<std::uint64_t> level_offsets) {
+  const std::uint64_t rows = rm.extent(0) - 1;
   SolveShape shape;
   shape.host_backend = detail::is_host_space<ExecSpace>();
   shape.concurrency = static_cast<std::uint64_t>(space.concurrency());
-  std::vector<std::uint64_t> level_offsets(offsets.extent(0));
-  for (std::size_t g = 0; g < offsets.extent(0); ++g) level_offsets[g] = offsets(g);
-  shape.level_widths.resize(plan.group_count());
+  shape.level_widths.resize(level_offsets.size() - 1);
   for (std::size_t g = 0; g + 1 < level_offsets.size(); ++g)
     shape.level_widths[g] = level_offsets[g + 1] - level_offsets[g];
   SolveSchedule schedule = policy_.schedule(shape, mode_);
