@@ -59,5 +59,8 @@ void set_output_rank(bool output);
 int gen_command(const std::vector<std::string>& args);
 int explain_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
+int solve_command(const std::vector<std::string>& args);
+/// The solve's schedule for a Matrix Market file (lines for `strata explain`).
+std::string solve_schedule_report(const std::string& path, bool upper);
 
 }  // namespace strata::tools

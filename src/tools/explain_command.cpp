@@ -98,6 +98,12 @@ int explain_command(const std::vector<std::string>& args) {
   policy.ordinal_bytes = policy.offset_bytes = sizeof(std::uint64_t);  // explain plans 64-bit
   const auto rec = policy.recommend(request);
   const LayerWidthProfile widths = layer_width_profile(plan);
+  // A Matrix Market file: also the triangular solve's schedule and its rule.
+  const bool matrix_file = source.file.size() > 4 &&
+                           source.file.compare(source.file.size() - 4, 4, ".mtx") == 0;
+  const std::string solve_report =
+      matrix_file ? solve_schedule_report(source.file, source.triangle == io::Triangle::Upper)
+                  : std::string();
 
   // The whole report is composed first and written at once: an error (out of
   // memory) while composing writes nothing.
@@ -137,7 +143,9 @@ int explain_command(const std::vector<std::string>& args) {
       report << (b == 0 ? "" : ",") << "{\"min_width\":" << widths.histogram[b].min_width
              << ",\"max_width\":" << widths.histogram[b].max_width
              << ",\"groups\":" << widths.histogram[b].groups << "}";
-    report << "]}}\n";
+    report << "]}";
+    if (matrix_file) report << ",\"solve\":" << json_string(solve_report);
+    report << "}\n";
     std::cout << report.str() << std::flush;
     return exit_ok;
   }
@@ -171,6 +179,7 @@ int explain_command(const std::vector<std::string>& args) {
   report << "layer widths: min " << widths.min << " median " << widths.median << " max "
          << widths.max << " waves per group over " << widths.groups << " groups\n";
   write_histogram(report, widths);
+  report << solve_report;
   std::cout << report.str() << std::flush;
   return exit_ok;
 }

@@ -39,6 +39,7 @@ int run(const std::vector<std::string>& args) {
   if (command == "gen") return strata::tools::gen_command(rest);
   if (command == "explain") return strata::tools::explain_command(rest);
   if (command == "run") return strata::tools::run_command(rest);
+  if (command == "solve") return strata::tools::solve_command(rest);
   throw strata::tools::UsageError{"unknown command '" + command + "'"};
 }
 
