@@ -476,10 +476,24 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         // average width, and at most 64 rows (a ticket per chunk).
         std::uint64_t chunk = (last - first) / (levels * 2 * workers);
         chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
+        const detail::DataflowRows<System> rows{system,  tickets_, ticket,
+                                                first,   last,     static_cast<std::size_t>(chunk)};
+#if defined(KOKKOS_ENABLE_SERIAL)
+        // One worker (rule C) on the Serial space where the build has it: a
+        // one-iteration launch of a multi-threaded host space leaves its other
+        // threads spinning at the launch's end barrier, and on a loaded or
+        // oversubscribed machine they take the worker's core (measured: a
+        // 100k-row chain 1.4 ms on one OpenMP thread, 65 ms on two).
+        if (workers == 1 && !std::is_same_v<ExecSpace, Kokkos::Serial>) {
+          space.fence();
+          Kokkos::parallel_for("strata::solve::dataflow_one_worker",
+                               Kokkos::RangePolicy<Kokkos::Serial>(0, 1), rows);
+          ++ticket;
+          continue;
+        }
+#endif
         Kokkos::parallel_for("strata::solve::dataflow",
-                             Kokkos::RangePolicy<ExecSpace>(space, 0, workers),
-                             detail::DataflowRows<System>{system, tickets_, ticket, first, last,
-                                                          static_cast<std::size_t>(chunk)});
+                             Kokkos::RangePolicy<ExecSpace>(space, 0, workers), rows);
       } else {
         const int team = 4;  // warps per team: rows per ticket
         const std::uint64_t tickets = (last - first + team - 1) / team;
