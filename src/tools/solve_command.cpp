@@ -8,10 +8,12 @@
 // microseconds per level, on stderr. Also the solve's part of `strata
 // explain` for a .mtx (solve_schedule_report).
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
