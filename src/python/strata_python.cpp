@@ -6,7 +6,6 @@
 // in strata/__init__.py.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -53,14 +52,10 @@ py::tuple last_error() {
                         fields);
 }
 
-/// Starts Kokkos unless it runs already. When no thread binding is set, sets
-/// OMP_PROC_BIND=false first (what the OpenMP runtime does anyway), as the
-/// strata tool does, so that Kokkos' OpenMP backend does not warn.
+/// Starts Kokkos unless it runs already, by strata_initialize(): the strata
+/// tool's rules (checked thread counts, OMP_PROC_BIND=false when no binding
+/// is set) are applied there.
 py::object initialize() {
-  if (strata_is_initialized() == 0 && std::getenv("OMP_PROC_BIND") == nullptr &&
-      std::getenv("OMP_PLACES") == nullptr && std::getenv("GOMP_CPU_AFFINITY") == nullptr &&
-      std::getenv("KMP_AFFINITY") == nullptr)
-    ::setenv("OMP_PROC_BIND", "false", 0);
   if (strata_initialize() != STRATA_OK) return last_error();
   return py::none();
 }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <strata/runtime/kokkos_environment.hpp>
+
 namespace strata::tools {
 
 inline constexpr int exit_ok = 0;
@@ -56,6 +58,10 @@ int plan_distributed(const DistributedPlanArgs& args);
 /// Whether this process prints results and errors (rank 0, or not distributed).
 bool is_output_rank();
 void set_output_rank(bool output);
+
+/// The threads-per-rank decision main made before Kokkos started (--time says it).
+const runtime::ThreadsPerRank& rank_threads();
+void set_rank_threads(const runtime::ThreadsPerRank& threads);
 int gen_command(const std::vector<std::string>& args);
 int explain_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);

@@ -22,6 +22,7 @@
 
 #include "commands.hpp"
 #include "memory_budget.hpp"
+#include "suggest.hpp"
 
 namespace strata::tools {
 
@@ -80,6 +81,9 @@ int gen_command(const std::vector<std::string>& argv) {
       if (v != "edges" && v != "mtx")
         throw UsageError{"--output must be 'edges' or 'mtx' for 'gen', not '" + v + "'"};
       mtx = v == "mtx";
+    } else if (argv[i].size() > 2 && argv[i].compare(0, 2, "--") == 0) {
+      throw UsageError{"unknown option '" + argv[i] + "' for 'gen'" +
+                       did_you_mean(argv[i], {"--seed", "--output"})};
     } else {
       args.push_back(argv[i]);
     }
@@ -198,7 +202,10 @@ int gen_command(const std::vector<std::string>& argv) {
       return generate::power_law(a[0], a[1], sd);
     };
   } else {
-    throw UsageError{"unknown graph kind '" + kind + "'"};
+    const std::vector<std::string> kinds{"sweep2d", "sweep3d", "chain",  "fanout", "fanin",
+                                         "layered", "random",  "tree",   "ilu2d",  "ilu3d",
+                                         "powerlaw"};
+    throw UsageError{"unknown graph kind '" + kind + "'" + did_you_mean(kind, kinds)};
   }
   std::string call = "gen " + kind;
   for (std::size_t i = 1; i < args.size(); ++i) call += " " + args[i];

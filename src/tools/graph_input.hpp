@@ -16,6 +16,8 @@
 
 #include "commands.hpp"
 #include "memory_budget.hpp"
+#include "suggest.hpp"
+#include "usage.hpp"
 
 namespace strata::tools {
 
@@ -54,7 +56,8 @@ GraphSource parse_graph_arguments(const std::vector<std::string>& args, const st
       source.triangle_given = true;
     } else if (on_option(s, value)) {
     } else if (s.size() > 1 && s[0] == '-') {
-      throw UsageError{"unknown option '" + s + "' for '" + command + "'"};
+      throw UsageError{"unknown option '" + s + "' for '" + command + "'" +
+                       did_you_mean(s, options_in(command_usage(command)))};
     } else if (source.file.empty()) {
       source.file = s;
     } else {

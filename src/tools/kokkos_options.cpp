@@ -8,7 +8,6 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include <Kokkos_Macros.hpp>
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -19,6 +18,7 @@
 
 #include <strata/core/error.hpp>
 #include <strata/io/edge_list.hpp>
+#include <strata/runtime/kokkos_environment.hpp>
 
 #include "commands.hpp"
 
@@ -209,21 +209,14 @@ void check_device_id(const std::vector<std::string>& args, std::optional<long lo
 
 }  // namespace
 
-int max_kokkos_threads() {
-  const unsigned hardware = std::thread::hardware_concurrency();
-  const long long cap = 16LL * static_cast<long long>(hardware);
-  return cap > 256 ? static_cast<int>(cap < INT_MAX ? cap : INT_MAX) : 256;
-}
+int max_kokkos_threads() { return runtime::max_threads(); }
 
-bool default_openmp_binding() {
-  for (const char* name : {"OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY", "KMP_AFFINITY"})
-    if (variable(name) != nullptr) return false;
-  return ::setenv("OMP_PROC_BIND", "false", 0) == 0;
-}
+bool default_openmp_binding() { return runtime::default_openmp_binding(); }
 
 void check_kokkos_options(const std::vector<std::string>& kokkos_args) {
   for (const auto& arg : kokkos_args) check_argument(arg);
   const auto threads = int_variable("KOKKOS_NUM_THREADS", threads_rule());
+  runtime::check_thread_environment();  // OMP_NUM_THREADS beyond Kokkos' thread pool
   const auto numa = int_variable("KOKKOS_NUMA", numa_rule());
   const auto device = int_variable("KOKKOS_DEVICE_ID", device_rule());
   (void)int_variable("KOKKOS_NUM_DEVICES", count_rule("device count"));

@@ -14,24 +14,20 @@
 
 namespace strata::tools {
 
-/// Largest thread count accepted for --kokkos-threads / KOKKOS_NUM_THREADS:
-/// 16 per hardware thread, at least 256 (more cannot help and makes OpenMP
-/// fail to create its threads).
+/// Largest thread count accepted for --kokkos-threads / KOKKOS_NUM_THREADS /
+/// OMP_NUM_THREADS: strata::runtime::max_threads() (16 per hardware thread,
+/// at least 256, at most Kokkos' OpenMP pool of 512).
 int max_kokkos_threads();
 
-/// Sets OMP_PROC_BIND=false when the user chose no thread binding at all
-/// (none of OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY, KMP_AFFINITY is
-/// set), before Kokkos starts. Kokkos' OpenMP backend (3.4 and 4.x) prints a
-/// four-line warning whenever OMP_PROC_BIND is unset; `false` silences it
-/// without changing anything: it is what the OpenMP runtime does when nothing
-/// is set (and libgomp reads its variables when it is loaded, before main,
-/// so a binding chosen here would not take effect there anyway). A user's
-/// own binding is left alone. Returns whether it set the variable.
+/// strata::runtime::default_openmp_binding(): OMP_PROC_BIND=false when the
+/// user chose no thread binding (no Kokkos warning), the rule the C, Fortran,
+/// Python and C++ (strata::runtime::initialize) entry points apply too.
 bool default_openmp_binding();
 
 /// Checks the `--kokkos-*` arguments (exactly those main passes to
 /// Kokkos::initialize) and the KOKKOS_* environment variables Kokkos reads.
-/// Throws UsageError (an argument) or PlanError{InvalidArgument} (a variable).
+/// Throws UsageError (an argument) or PlanError{InvalidArgument} (a variable,
+/// OMP_NUM_THREADS beyond max_kokkos_threads() included).
 void check_kokkos_options(const std::vector<std::string>& kokkos_args);
 
 }  // namespace strata::tools

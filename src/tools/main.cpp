@@ -18,6 +18,7 @@
 #include <strata/core/error.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/io/edge_list.hpp>
+#include <strata/runtime/kokkos_environment.hpp>
 #include <strata/version.hpp>
 #ifdef STRATA_ENABLE_MPI
 #include <mpi.h>
@@ -27,6 +28,7 @@
 #include "mpi_session.hpp"
 #include "kokkos_options.hpp"
 #include "output.hpp"
+#include "suggest.hpp"
 #include "usage.hpp"
 
 namespace {
@@ -40,7 +42,9 @@ int run(const std::vector<std::string>& args) {
   if (command == "explain") return strata::tools::explain_command(rest);
   if (command == "run") return strata::tools::run_command(rest);
   if (command == "solve") return strata::tools::solve_command(rest);
-  throw strata::tools::UsageError{"unknown command '" + command + "'"};
+  throw strata::tools::UsageError{
+      "unknown command '" + command + "'" +
+      strata::tools::did_you_mean(command, {"plan", "gen", "explain", "run", "solve", "help"})};
 }
 
 }  // namespace
@@ -314,6 +318,22 @@ int main(int argc, char* argv[]) {
       return tools::exit_ok;
     }
     tools::check_kokkos_options(kokkos_args);
+    const std::string command = args.empty() ? std::string() : args[0];
+    // A process an MPI launcher started beside others, without --distributed,
+    // would run alone while the others wait for it in MPI start-up: refused
+    // (exit 2 makes the launcher end the job at once).
+    if (!distributed && !command.empty()) tools::refuse_single_process_under_mpi_launcher(command);
+#ifdef STRATA_ENABLE_MPI
+    // MPI first: the threads of each rank depend on the ranks sharing its node.
+    if (command == "plan" && distributed) mpi.emplace();
+#endif
+    const auto threads = strata::runtime::threads_per_rank(kokkos_args);
+    tools::set_rank_threads(threads);
+    std::string thread_option;
+    if (threads.chosen) {  // ranks share the node: cores / ranks each, not every core each
+      thread_option = strata::runtime::thread_count_option(threads.threads);
+      kokkos_argv.push_back(thread_option.data());
+    }
     kokkos.emplace(kokkos_argv, kokkos_messages);
     tools::capture_stdout();
     if (args.empty() && kokkos_help) {
@@ -324,9 +344,6 @@ int main(int argc, char* argv[]) {
       kokkos_messages.clear();
       code = tools::exit_ok;
     } else {
-#ifdef STRATA_ENABLE_MPI
-      if (!args.empty() && args[0] == "plan" && distributed) mpi.emplace();
-#endif
       code = run(args);
     }
     tools::finish_output();
@@ -360,14 +377,30 @@ int main(int argc, char* argv[]) {
                   "). Fix: run where more memory is available (check ulimit -v).");
     code = tools::exit_invalid_graph;
   } catch (const std::exception& e) {
-    print_error(std::string("internal error: ") + e.what());
-    code = 1;
+    const std::string what = strata::one_line_message(e.what());
+    if (what.find("Kokkos failed to allocate") != std::string::npos ||
+        (what.find("allocation") != std::string::npos && what.find("failed") != std::string::npos)) {
+      // A device or host View the typed checks did not bound (a limit such
+      // as ulimit -v below the physical memory they assume).
+      if (tools::is_output_rank())
+        print_error("StorageReserveFailed: " + what +
+                    ". Fix: run where more memory is available (check ulimit -v), or set "
+                    "--max-memory to the memory available so that strata refuses such a graph "
+                    "before allocating.");
+      code = tools::exit_invalid_graph;
+    } else {
+      print_error(std::string("internal error: ") + e.what());
+      code = 1;
+    }
   }
   tools::discard_output();  // after an error: what the command buffered is never written
 #ifdef STRATA_ENABLE_MPI
   mpi.reset();
 #endif
   kokkos.reset();
+  // After the error line, if any: --time's figures, then Kokkos' messages.
+  const std::string diagnostics = tools::take_diagnostics();
+  if (!diagnostics.empty()) std::cerr << diagnostics << std::flush;
   if (!kokkos_messages.empty()) std::cerr << kokkos_messages << std::flush;
   return code;
 }

@@ -58,15 +58,15 @@ inline int mpi_launcher_rank() {
   return int(detail::launcher_variable("PMI_RANK"));
 }
 
-/// UsageError when `strata plan` would plan single-process as one of
+/// UsageError when `strata COMMAND` without --distributed runs as one of
 /// several processes an MPI launcher started (see the file comment).
-inline void refuse_single_process_under_mpi_launcher() {
+inline void refuse_single_process_under_mpi_launcher(const std::string& command = "plan") {
   const long ranks = mpi_launcher_ranks();
   if (ranks > 1)
-    throw UsageError{"'strata plan' was started as one of " + std::to_string(ranks) +
-                     " MPI processes but without --distributed (every rank would plan the "
-                     "whole graph alone, and ranks started with --distributed would wait for "
-                     "this one): pass --distributed to every rank, or run without mpiexec"};
+    throw UsageError{"'strata " + command + "' was started as one of " + std::to_string(ranks) +
+                     " MPI processes but without --distributed (it would run alone, and ranks "
+                     "started with --distributed would wait for this one): start every rank "
+                     "with the same 'strata plan FILE --distributed ...', or run without mpiexec"};
 }
 
 #ifdef STRATA_ENABLE_MPI

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 #include <streambuf>
 #include <vector>
 
@@ -93,6 +94,21 @@ void discard_output() {
   stdout_buffer().discard();
   std::cout.rdbuf(original_cout_buffer);
   original_cout_buffer = nullptr;
+}
+
+namespace {
+std::ostringstream& diagnostics_stream() {
+  static std::ostringstream text;
+  return text;
+}
+}  // namespace
+
+std::ostream& diagnostics() { return diagnostics_stream(); }
+
+std::string take_diagnostics() {
+  std::string text = diagnostics_stream().str();
+  diagnostics_stream().str(std::string());
+  return text;
 }
 
 int output_error_number() { return stdout_buffer().error_number(); }

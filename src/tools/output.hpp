@@ -37,6 +37,14 @@ void discard_output();
 /// Whether a write to stdout has failed so far (errno, or 0).
 int output_error_number();
 
+/// What a command reports on stderr beside its result (--time's figures):
+/// held here and printed by main after the command, after its error line
+/// when it failed, so that a `strata:` error is always the first line.
+std::ostream& diagnostics();
+
+/// diagnostics()'s text so far, emptied.
+std::string take_diagnostics();
+
 /// `output error: stdout: <strerror> (the output is incomplete). Fix: <hint>`
 std::string output_error_message(int error_number);
 

@@ -24,6 +24,7 @@
 #include "graph_input.hpp"
 #include "memory_budget.hpp"
 #include "mpi_session.hpp"
+#include "output.hpp"
 
 namespace strata::tools {
 
@@ -155,7 +156,8 @@ int plan_and_print(io::EdgeList list, const PlanArgs& args) {
       ref_t.push_back(seconds([&] { (void)reference_kahn(list.wave_count, deps, count); }));
     }
     const double plan_s = median(plan_t), ref_s = median(ref_t);
-    std::cerr << std::setprecision(6) << "plan_seconds " << plan_s << "\n"
+    diagnostics() << std::setprecision(6) << "plan_seconds " << plan_s << " (median of "
+                  << args.repeats << " timed repeats after the planned one)\n"
               << "reference_seconds " << ref_s << "\n"
               << "backend " << Space::name() << " concurrency " << space.concurrency()
               << " ordinal_bits " << 8 * sizeof(Ordinal) << " repeats " << args.repeats << "\n"
@@ -174,7 +176,7 @@ int plan_and_print(io::EdgeList list, const PlanArgs& args) {
     getrusage(RUSAGE_SELF, &usage);
     const std::uint64_t plan_bytes =
         (plan.level.span() + plan.waves.span() + plan.group_offsets.span()) * sizeof(Ordinal);
-    std::cerr << "planner_bytes " << scratch.bytes() + plan_bytes << " max_rss_bytes "
+    diagnostics() << "planner_bytes " << scratch.bytes() + plan_bytes << " max_rss_bytes "
               << std::uint64_t(usage.ru_maxrss) * 1024 << "\n";
   }
   if (args.dot) {
@@ -195,10 +197,13 @@ int plan_and_print(io::EdgeList list, const PlanArgs& args) {
 
 namespace {
 bool output_rank = true;
+runtime::ThreadsPerRank threads_of_rank;
 }  // namespace
 
 bool is_output_rank() { return output_rank; }
 void set_output_rank(bool output) { output_rank = output; }
+const runtime::ThreadsPerRank& rank_threads() { return threads_of_rank; }
+void set_rank_threads(const runtime::ThreadsPerRank& threads) { threads_of_rank = threads; }
 
 int plan_command(const std::vector<std::string>& argv) {
   const PlanArgs args = parse_plan_args(argv);

@@ -26,6 +26,7 @@
 
 #include "commands.hpp"
 #include "memory_budget.hpp"
+#include "output.hpp"
 
 namespace strata::tools {
 
@@ -126,19 +127,22 @@ int plan_and_print(const distributed::Communicator& comm,
                                   peak_rss_bytes()};
     const std::vector<std::uint64_t> rows = comm.gather(row, 3, 0);
     if (comm.rank() == 0) {
-      std::cerr << std::setprecision(6) << "plan_seconds " << plan_t[plan_t.size() / 2]
-                << " (distributed, slowest rank)\n"
+      std::ostream& out = diagnostics();
+      out << std::setprecision(6) << "plan_seconds " << plan_t[plan_t.size() / 2]
+                << " (distributed, slowest rank, median of " << args.repeats
+                << " timed repeats after the planned one)\n"
                 << "gather_seconds " << gather_t[gather_t.size() / 2] << "\n"
                 << "backend " << Space::name() << " concurrency " << space.concurrency()
                 << " ordinal_bits " << 8 * sizeof(Ordinal) << " repeats " << args.repeats
                 << " ranks " << comm.size() << " rank_budget " << budget << " ranks_needed "
                 << local.shard.ranks_needed << "\n";
-      std::cerr << "gathered_plan_bytes "
+      out << runtime::describe(rank_threads()) << "\n";
+      out << "gathered_plan_bytes "
                 << (plan.level.span() + plan.waves.span() + plan.group_offsets.span()) *
                        sizeof(Ordinal)
                 << " (rank 0)\n";
       for (int r = 0; r < comm.size(); ++r)
-        std::cerr << "rank " << r << " waves " << rows[3 * std::size_t(r)] << " peak_bytes "
+        out << "rank " << r << " waves " << rows[3 * std::size_t(r)] << " peak_bytes "
                   << rows[3 * std::size_t(r) + 1] << " max_rss_bytes "
                   << rows[3 * std::size_t(r) + 2] << "\n";
     }

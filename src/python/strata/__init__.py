@@ -22,10 +22,10 @@ reads OMP_NUM_THREADS and the KOKKOS_* variables) and finalized when Python
 exits, unless the program started it itself.
 """
 
-import atexit
-import operator
+import atexit as _atexit
+import operator as _operator
 
-import numpy as np
+import numpy as _np
 
 from . import _strata
 
@@ -116,7 +116,7 @@ def initialize():
     if failure is not None:
         _raise(*failure)
     _started = True
-    atexit.register(_strata.finalize)  # finalizes only a Kokkos Strata started
+    _atexit.register(_strata.finalize)  # finalizes only a Kokkos Strata started
 
 
 def execution_space():
@@ -161,9 +161,9 @@ class Plan:
 
 def _dependency_array(dependencies):
     """(E, 2) uint64, C-contiguous, from any integer array-like; InvalidArgumentError otherwise."""
-    deps = np.asarray(dependencies)
+    deps = _np.asarray(dependencies)
     if deps.size == 0:
-        return np.zeros((0, 2), dtype=np.uint64)
+        return _np.zeros((0, 2), dtype=_np.uint64)
     if deps.ndim != 2 or deps.shape[1] != 2:
         _invalid("dependencies has shape %s, not (E, 2)" % (deps.shape,),
                  "pass one row (before, after) per dependency, e.g. np.array([[0, 1], [1, 2]])")
@@ -171,20 +171,20 @@ def _dependency_array(dependencies):
         _invalid("dependencies has dtype %s, not an integer type" % deps.dtype,
                  "pass wave ids as integers (e.g. dtype np.int64)")
     if deps.dtype.kind == "i":
-        negative = np.flatnonzero((deps < 0).any(axis=1))
+        negative = _np.flatnonzero((deps < 0).any(axis=1))
         if negative.size:
             row = int(negative[0])
             _invalid("dependency %d (%d, %d) has a negative wave id"
                      % (row, deps[row, 0], deps[row, 1]),
                      "wave ids are 0-based and non-negative")
-    return np.ascontiguousarray(deps, dtype=np.uint64)
+    return _np.ascontiguousarray(deps, dtype=_np.uint64)
 
 
 def plan(wave_count, dependencies):
     """Plan `wave_count` waves under `dependencies` (an integer array of shape
     (E, 2), rows (before, after)): a `Plan`, or a `PlanError` subclass."""
     try:
-        count = operator.index(wave_count)
+        count = _operator.index(wave_count)
     except TypeError:
         _invalid("wave_count is %r, not an integer" % (wave_count,), "pass the number of waves")
     if count < 0 or count >= 2 ** 64:

@@ -4,6 +4,7 @@
 // and the calling thread's last error; nothing propagates into C or Fortran.
 
 #include <strata/c/strata_c.h>
+#include <strata/runtime/initialize.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -467,9 +468,11 @@ strata_status strata_initialize(void) {
       throw invalid_argument("strata_initialize: Kokkos was already finalised by "
                              "strata_finalize() and cannot be initialised again",
                              "call strata_finalize() once, at the very end of the program");
+    // The strata tool's rules (runtime/kokkos_environment.hpp): thread counts
+    // checked (InvalidArgument, not a crash inside Kokkos), OMP_PROC_BIND=false
+    // when no binding is chosen (no Kokkos warning), threads per MPI rank.
     int argc = 0;
-    char* argv[] = {nullptr};
-    Kokkos::initialize(argc, argv);
+    strata::runtime::initialize(argc, nullptr);
     initialized_by_strata = true;
     return STRATA_OK;
   });

@@ -65,7 +65,13 @@ const char* strata_status_name(strata_status status);
 
 /* Initialises Kokkos (with its defaults and environment, e.g.
  * OMP_NUM_THREADS) unless it is already initialised. Calling it again is fine.
- * Kokkos cannot be initialised again after it was finalised. */
+ * Kokkos cannot be initialised again after it was finalised. It applies the
+ * strata tool's rules first: STRATA_ERROR_INVALID_ARGUMENT for a malformed
+ * KOKKOS_NUM_THREADS or a thread count beyond what Kokkos can start
+ * (OMP_NUM_THREADS=600), OMP_PROC_BIND=false when no thread binding is set
+ * (no Kokkos warning), and, when MPI is initialised first and several ranks
+ * share the node, cores / ranks on the node threads per rank unless
+ * OMP_NUM_THREADS or KOKKOS_NUM_THREADS is set. */
 strata_status strata_initialize(void);
 /* Finalises Kokkos if, and only if, strata_initialize() initialised it.
  * Plans (strata_plan_t) hold plain host memory and stay valid afterwards. */
