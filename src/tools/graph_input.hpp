@@ -89,16 +89,16 @@ bool is_matrix_market_file(const std::string& path);
 /// Calls fn(Ordinal{}) with the narrowest ids that hold the graph (32-bit
 /// when every count and id fits, half the memory traffic; 64-bit otherwise,
 /// so large ids are reported as they were written), after checking that
-/// planning it fits `budget` bytes.
-template <class Fn>
-int with_ordinal(const io::EdgeList& list, std::uint64_t budget, Fn&& fn) {
+/// planning it (PlanMemory) or running it (RunMemory) fits `budget` bytes.
+template <class Fn, class Kind = PlanMemory>
+int with_ordinal(const io::EdgeList& list, std::uint64_t budget, Fn&& fn, Kind kind = {}) {
   constexpr std::uint64_t max32 = std::numeric_limits<std::uint32_t>::max();
   const std::uint64_t waves = list.wave_count, edges = list.dependencies.size();
   if (waves <= max32 && edges <= max32 && list.max_wave_id <= max32) {
-    check_plan_memory<std::uint32_t>(waves, edges, budget);
+    check_plan_memory<std::uint32_t>(waves, edges, budget, kind);
     return fn(std::uint32_t{});
   }
-  check_plan_memory<std::uint64_t>(waves, edges, budget);
+  check_plan_memory<std::uint64_t>(waves, edges, budget, kind);
   return fn(std::uint64_t{});
 }
 

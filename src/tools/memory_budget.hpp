@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include <unistd.h>
 
@@ -88,13 +89,42 @@ std::uint64_t plan_memory_bytes(std::uint64_t waves, std::uint64_t dependencies)
   return planning > narrowing ? planning : narrowing;
 }
 
+/// Bytes one `strata run` of this shape holds at its high point: what
+/// `strata plan` holds (plan_memory_bytes), plus the run's own storage, all
+/// counted at once (an upper bound: the reader's 64-bit list stays alive):
+/// per dependency the 64-bit list, a device copy, the reversed copy and the
+/// predecessor CSR's entry with its build scratch; per wave the synthetic
+/// wave's three counters, the predecessor CSR's row, and the executor's
+/// per-wave state (a ticket, a state and a queue slot). Saturates at 2^64 - 1.
+template <class Ordinal>
+std::uint64_t run_memory_bytes(std::uint64_t waves, std::uint64_t dependencies) {
+  constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  constexpr std::uint64_t safe = std::uint64_t(1) << 56;
+  const std::uint64_t plan = plan_memory_bytes<Ordinal>(waves, dependencies);
+  if (plan == max || waves >= safe || dependencies >= safe) return max;
+  const std::uint64_t per_dependency =
+      sizeof(WaveDependency<std::uint64_t>) + 2 * sizeof(WaveDependency<Ordinal>) +
+      2 * sizeof(Ordinal);
+  const std::uint64_t per_wave = 3 * 8 + 2 * sizeof(Ordinal) + 3 * 8;
+  const std::uint64_t run = per_dependency * dependencies + per_wave * waves;
+  return plan > max - run ? max : plan + run;
+}
+
+/// What check_plan_memory checks, for `strata plan` (PlanMemory) or `strata
+/// run` (RunMemory: run_memory_bytes).
+struct PlanMemory {};
+struct RunMemory {};
+
 /// Throws what planning would (CountOverflow for a shape the types cannot
 /// hold), else MemoryConstrained{needed, budget} when the plan cannot fit the
 /// budget; allocates nothing.
-template <class Ordinal>
-void check_plan_memory(std::uint64_t waves, std::uint64_t dependencies, std::uint64_t budget) {
+template <class Ordinal, class Kind = PlanMemory>
+void check_plan_memory(std::uint64_t waves, std::uint64_t dependencies, std::uint64_t budget,
+                       Kind = {}) {
   check_graph_shape<Ordinal, Ordinal>(waves, dependencies);
-  const std::uint64_t need = plan_memory_bytes<Ordinal>(waves, dependencies);
+  const std::uint64_t need = std::is_same_v<Kind, RunMemory>
+                                 ? run_memory_bytes<Ordinal>(waves, dependencies)
+                                 : plan_memory_bytes<Ordinal>(waves, dependencies);
   if (need > budget) throw PlanError::memory_constrained(need, budget);
 }
 

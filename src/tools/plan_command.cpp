@@ -25,6 +25,7 @@
 #include "memory_budget.hpp"
 #include "mpi_session.hpp"
 #include "output.hpp"
+#include "suggest.hpp"
 
 namespace strata::tools {
 
@@ -60,7 +61,10 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
         a.mode = parse_plan_mode(v);
         a.mode_given = true;
       } catch (const PlanError&) {
-        throw UsageError{"--mode must be auto, sparse, dense, hybrid or fused, not '" + v + "'"};
+        throw UsageError{"--mode must be auto, sparse, dense, hybrid, fused or persistent, not '" +
+                         v + "'" +
+                         did_you_mean(v, {"auto", "sparse", "dense", "hybrid", "fused",
+                                          "persistent"})};
       }
     } else if (s == "--distributed") {
       a.distributed = true;

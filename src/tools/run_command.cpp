@@ -14,6 +14,8 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <optional>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@
 #include "commands.hpp"
 #include "graph_input.hpp"
 #include "memory_budget.hpp"
+#include "suggest.hpp"
 
 namespace strata::tools {
 
@@ -39,7 +42,35 @@ struct RunArgs {
   ExecuteMode mode = ExecuteMode::Automatic;
   std::uint64_t wave_work = 0;
   double max_wall_seconds = 0;  ///< 0: LaunchConfig's default budget
+  std::uint64_t max_memory = 0;  ///< --max-memory; 0: the machine's physical memory
 };
+
+/// --wave-work's bound: a wave already started is never interrupted (the
+/// executor drains at --max-wall-time between waves), so one synthetic wave
+/// must stay short: 10^8 spins, about 0.1-0.3 s on a current core.
+constexpr std::uint64_t max_wave_work = 100000000;
+
+/// A decimal number of seconds: digits with an optional fraction and an
+/// optional exponent ("1", "0.5", ".5", "1e-9", "2.5E3"); no sign, no
+/// spaces, no hexadecimal, inf or nan (std::stod takes all of those).
+std::optional<double> parse_seconds(const std::string& v) {
+  std::size_t i = 0, digits = 0;
+  while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++digits;
+  if (i < v.size() && v[i] == '.') {
+    ++i;
+    while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++digits;
+  }
+  if (digits == 0) return std::nullopt;
+  if (i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
+    ++i;
+    if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
+    std::size_t exponent = 0;
+    while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i, ++exponent;
+    if (exponent == 0) return std::nullopt;
+  }
+  if (i != v.size() || v.size() > 64) return std::nullopt;
+  return std::strtod(v.c_str(), nullptr);
+}
 
 RunArgs parse_run_args(const std::vector<std::string>& args) {
   RunArgs a;
@@ -51,27 +82,26 @@ RunArgs parse_run_args(const std::vector<std::string>& args) {
       try {
         a.mode = parse_execute_mode(v);
       } catch (const PlanError&) {
-        throw UsageError{"--mode must be auto, layered, persistent or dataflow, not '" + v + "'"};
+        throw UsageError{"--mode must be auto, layered, persistent or dataflow, not '" + v + "'" +
+                         did_you_mean(v, {"auto", "layered", "persistent", "dataflow"})};
       }
     } else if (s == "--wave-work") {
       const std::string& v = value("--wave-work");
-      const auto n = parse_decimal(v, std::numeric_limits<std::uint64_t>::max());
-      if (!n) throw UsageError{"--wave-work must be a non-negative integer, not '" + v + "'"};
+      const auto n = parse_decimal(v, max_wave_work);
+      if (!n)
+        throw UsageError{"--wave-work must be an integer in 0.." + std::to_string(max_wave_work) +
+                         " (spins per wave), not '" + v + "'"};
       a.wave_work = *n;
+    } else if (s == "--max-memory") {
+      a.max_memory = parse_byte_count(value("--max-memory"));
     } else if (s == "--max-wall-time") {
       const std::string& v = value("--max-wall-time");
-      std::size_t used = 0;
-      double seconds = 0;
-      try {
-        seconds = std::stod(v, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
+      const auto seconds = parse_seconds(v);
       // At least 1 ns, at most a year (the nanosecond count must fit 64 bits).
-      if (used == 0 || used != v.size() || !(seconds >= 1e-9) || !(seconds <= 31536000.0))
-        throw UsageError{"--max-wall-time must be a number of seconds in 1e-9..31536000, not '" +
-                         v + "'"};
-      a.max_wall_seconds = seconds;
+      if (!seconds || !(*seconds >= 1e-9) || !(*seconds <= 31536000.0))
+        throw UsageError{"--max-wall-time must be a number of seconds in 1e-9..31536000 "
+                         "(digits, an optional fraction and exponent), not '" + v + "'"};
+      a.max_wall_seconds = *seconds;
     } else {
       return false;
     }
@@ -207,13 +237,17 @@ int plan_and_run(const io::EdgeList& list, const RunArgs& args) {
 
 int run_command(const std::vector<std::string>& argv) {
   const RunArgs args = parse_run_args(argv);
-  // As `strata plan`: the same demo and reader (here without a read budget),
-  // 32-bit ids when everything fits, the memory check against the machine's
-  // memory before anything is allocated.
-  const io::EdgeList list = load_graph(args.source, 0, false);
-  return with_ordinal(list, physical_memory_bytes(), [&](auto ordinal) {
-    return plan_and_run<decltype(ordinal)>(list, args);
-  });
+  // As `strata plan`: the same demo and reader, 32-bit ids when everything
+  // fits, the memory check before anything is allocated.
+  // One budget (--max-memory, else the physical memory) bounds the reader
+  // and then the run's storage (run_memory_bytes), each checked before it
+  // allocates.
+  const std::uint64_t budget = args.max_memory != 0 ? args.max_memory : physical_memory_bytes();
+  const io::EdgeList list = load_graph(args.source, budget, args.max_memory != 0);
+  return with_ordinal(
+      list, budget,
+      [&](auto ordinal) { return plan_and_run<decltype(ordinal)>(list, args); },
+      RunMemory{});
 }
 
 }  // namespace strata::tools

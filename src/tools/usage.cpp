@@ -1,6 +1,12 @@
 // The help and version texts of the strata tool (see usage.hpp).
 #include "usage.hpp"
 
+#include <climits>
+#include <cstdlib>
+#include <string>
+
+#include <unistd.h>
+
 #include <Kokkos_Core.hpp>
 
 #include <strata/version.hpp>
@@ -31,9 +37,27 @@ const char* const kKokkos =
     "neither OMP_PROC_BIND nor OMP_PLACES (nor GOMP_CPU_AFFINITY, KMP_AFFINITY) is set, strata\n"
     "sets OMP_PROC_BIND=false: threads are not pinned, the OpenMP runtime's own default.\n";
 
-const char* const kExit =
-    "Exit codes: 0 ok (all output written), 2 usage or malformed input, 3 invalid graph,\n"
-    "resource limit or output error (docs/errors.md).\n";
+/// Where the error reference is: errors.md as installed beside this strata
+/// (<prefix>/share/doc/strata/errors.md, found from the executable's own
+/// path, so a moved install still finds it), else its place in the sources.
+std::string errors_reference() {
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    std::string path(self, static_cast<std::size_t>(n));
+    path = path.substr(0, path.rfind('/'));  // <prefix>/bin
+    path = path.substr(0, path.rfind('/')) + "/share/doc/strata/errors.md";
+    char resolved[4096];
+    if (::access(path.c_str(), R_OK) == 0 && ::realpath(path.c_str(), resolved) != nullptr)
+      return resolved;
+  }
+  return "docs/errors.md in the Strata sources";
+}
+
+std::string exit_text() {
+  return "Exit codes: 0 ok (all output written), 2 usage or malformed input, 3 invalid graph,\n"
+         "resource limit or output error. Every error and its fix: " + errors_reference() + "\n";
+}
 
 std::string plan_usage() {
   std::string text =
@@ -59,9 +83,10 @@ std::string plan_usage() {
       "  --max-memory BYTES   bound what planning may hold, reading included (K/M/G/T: powers\n"
       "                       of 1024; default: the physical memory); a graph beyond it is\n"
       "                       MemoryConstrained before anything is allocated for it\n"
-      "  --time               on stderr: plan_seconds (the median of --repeats runs, parsing\n"
-      "                       excluded), reference_seconds (a plain host Kahn), the backend\n"
-      "  --repeats N          runs timed by --time (1..1000, default 5)\n"
+      "  --time               on stderr: plan_seconds (the median of --repeats timed runs\n"
+      "                       after the plan that is printed, parsing excluded),\n"
+      "                       reference_seconds (a plain host Kahn, as many runs), the backend\n"
+      "  --repeats N          runs timed by --time (1..1000, default 5; each a full plan)\n"
 #ifdef STRATA_ENABLE_MPI
       "  --distributed        plan over the MPI ranks strata was started on (mpiexec); rank 0\n"
       "                       prints what 'strata plan FILE' prints\n"
@@ -69,12 +94,13 @@ std::string plan_usage() {
       "                       memory divided by the ranks on the node)\n"
 #endif
       "\n";
-  return text + kInput + "\n" + kDemo + "\n" + kKokkos + "\n" + kExit;
+  return text + kInput + "\n" + kDemo + "\n" + kKokkos + "\n" + exit_text();
 }
 
 std::string explain_usage() {
   return std::string(
              "usage: strata explain FILE|-|--demo [--output text|json] [--triangle lower|upper]\n"
+             "                      [--max-memory BYTES[K|M|G|T]]\n"
              "\n"
              "Plans the graph and prints the launch policy's recommendation for its first layer\n"
              "(mode, league and team size, frontier capacity, bytes needed, the reason), the\n"
@@ -82,29 +108,34 @@ std::string explain_usage() {
              "widths (waves per group: min, median, max and a histogram).\n"
              "\n"
              "  --output text|json   the report as text (default) or one JSON object\n"
+             "  --max-memory BYTES   bound what reading and planning may hold (as 'strata plan')\n"
              "  --triangle lower|upper\n"
              "                       Matrix Market input: which triangle defines the DAG\n"
              "\n") +
-         kInput + "\n" + kDemo + "\n" + kExit;
+         kInput + "\n" + kDemo + "\n" + exit_text();
 }
 
 std::string run_usage() {
   return std::string(
              "usage: strata run FILE|-|--demo [--mode auto|layered|persistent|dataflow]\n"
              "                  [--wave-work N] [--max-wall-time SECONDS] [--time]\n"
-             "                  [--triangle lower|upper]\n"
+             "                  [--max-memory BYTES[K|M|G|T]] [--triangle lower|upper]\n"
              "\n"
              "Plans the graph as 'strata plan' does (same errors), then executes it through\n"
              "strata::Executor: a synthetic wave per wave that checks its predecessors finished\n"
              "before it started; every wave must run exactly once.\n"
              "\n"
              "  --mode MODE              executor mode (default auto: the launch policy chooses)\n"
-             "  --wave-work N            iterations each synthetic wave spins (default 0)\n"
+             "  --wave-work N            iterations each synthetic wave spins (default 0, at\n"
+             "                           most 100000000: a started wave is never interrupted)\n"
              "  --max-wall-time SECONDS  drain each run at this budget and run again until the\n"
              "                           plan is complete (prints the number of runs)\n"
+             "  --max-memory BYTES       bound what reading, planning and running may hold\n"
+             "                           (default: the physical memory); a graph beyond it is\n"
+             "                           MemoryConstrained before anything is allocated for it\n"
              "  --time                   also print the run's time and time per wave\n"
              "\n") +
-         kInput + "\n" + kDemo + "\n" + kKokkos + "\n" + kExit;
+         kInput + "\n" + kDemo + "\n" + kKokkos + "\n" + exit_text();
 }
 
 std::string solve_usage() {
@@ -151,7 +182,7 @@ std::string gen_usage() {
              "                                  under a random symmetric permutation\n"
              "  powerlaw N [EDGES_PER_WAVE]     preferential attachment (default 4 per wave)\n"
              "\n") +
-         kExit;
+         exit_text();
 }
 
 }  // namespace
@@ -173,7 +204,7 @@ std::string general_usage() {
          "       strata COMMAND --help                 a command's options\n"
          "       strata --version | --help | --kokkos-help\n"
          "\n" +
-         kInput + "\n" + kDemo + "\n" + kKokkos + "\n" + kExit;
+         kInput + "\n" + kDemo + "\n" + kKokkos + "\n" + exit_text();
 }
 
 std::string command_usage(const std::string& command) {
