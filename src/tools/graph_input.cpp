@@ -2,9 +2,12 @@
 
 #include <strata/core/error.hpp>
 #include <strata/generate/graph_generators.hpp>
+#include <strata/io/graph_format.hpp>
 #include <strata/io/read_graph.hpp>
 
 #include <fstream>
+
+#include <sys/stat.h>
 #include <iostream>
 
 namespace strata::tools {
@@ -47,11 +50,28 @@ io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool bu
 }
 
 bool is_matrix_market_file(const std::string& path) {
+  // The reader's own rule (io::detect_graph_format) on the bytes up to the
+  // first that is not white space: a file whose banner follows blank lines
+  // is Matrix Market here as in the reader.
   std::ifstream in(path, std::ios::binary);
-  char first = 0;
-  const bool read = in && in.get(first);
-  return io::detect_graph_format(read ? std::string_view(&first, 1) : std::string_view(), path) ==
-         io::GraphFormat::MatrixMarket;
+  std::string head;
+  char chunk[4096];
+  while (in && head.size() < (std::size_t(1) << 20) &&
+         io::after_leading_blanks(head).empty()) {
+    in.read(chunk, sizeof chunk);
+    head.append(chunk, static_cast<std::size_t>(in.gcount()));
+  }
+  return io::detect_graph_format(head, path) == io::GraphFormat::MatrixMarket;
+}
+
+void require_regular_file(const std::string& path, const char* fix) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return;  // missing or unreadable: the reader says which
+  if (S_ISDIR(st.st_mode)) throw PlanError::io_error(path, "is a directory, not a file");
+  if (!S_ISREG(st.st_mode))
+    throw CliError{"IoError: " + io::printable(path) +
+                       ": is not a regular file (a pipe, FIFO or device). Fix: " + fix + ".",
+                   exit_usage};
 }
 
 }  // namespace strata::tools

@@ -86,6 +86,12 @@ io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool bu
 /// then reports why).
 bool is_matrix_market_file(const std::string& path);
 
+/// IoError when `path` exists but is not a regular file (a directory, FIFO,
+/// device or socket), before anything opens it: opening a FIFO waits for a
+/// writer. `fix` is the error's Fix: hint. A missing file passes (the
+/// reader reports it).
+void require_regular_file(const std::string& path, const char* fix);
+
 /// Calls fn(Ordinal{}) with the narrowest ids that hold the graph (32-bit
 /// when every count and id fits, half the memory traffic; 64-bit otherwise,
 /// so large ids are reported as they were written), after checking that

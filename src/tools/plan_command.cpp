@@ -2,6 +2,7 @@
 // it, print the plan (text, JSON or Graphviz dot).
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/io/edge_list.hpp>
+#include <strata/io/matrix_market.hpp>
 #include <strata/io/plan_dot.hpp>
 #include <strata/io/plan_writer.hpp>
 #include <strata/plan/plan_barriers.hpp>
@@ -213,10 +215,20 @@ int plan_command(const std::vector<std::string>& argv) {
   const PlanArgs args = parse_plan_args(argv);
   if (args.distributed) {
 #ifdef STRATA_ENABLE_MPI
-    if (is_matrix_market_file(args.source.file))
+    require_regular_file(args.source.file,
+                         "--distributed ranks each read their own byte range of a regular "
+                         "file: copy the data to a file first, or plan it without --distributed");
+    if (is_matrix_market_file(args.source.file)) {
+      // A malformed banner answers as `strata plan FILE` answers it.
+      std::ifstream in(args.source.file, std::ios::binary);
+      std::string first_line;
+      std::getline(in, first_line);
+      if (!first_line.empty() && first_line.back() == '\r') first_line.pop_back();
+      io::check_matrix_market_banner(first_line, args.source.file);
       throw UsageError{"--distributed reads edge lists only, and " +
                        io::printable(args.source.file) +
                        " is Matrix Market: plan it without --distributed"};
+    }
     DistributedPlanArgs d;
     d.file = args.source.file;
     d.json = args.json;

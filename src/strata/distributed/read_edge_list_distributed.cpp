@@ -9,6 +9,7 @@
 #include <strata/core/error.hpp>
 #include <strata/distributed/distributed_error.hpp>
 #include <strata/distributed/rank_storage.hpp>
+#include <strata/io/edge_list.hpp>
 #include <strata/io/edge_list_lines.hpp>
 
 namespace strata::distributed {
@@ -100,6 +101,24 @@ DistributedEdgeList read_edge_list_distributed(const Communicator& comm, const s
       if (!io::is_blank_or_comment(line)) data.push_back({line, lines, newline});
       ++lines;
       p = newline + 1;
+    }
+  });
+  // Binary data first, as the single-process reader (io::reject_binary on
+  // what it read, before parsing): the first NUL byte of the file, with its
+  // line, whatever else is wrong.
+  const std::string_view own = start == end ? std::string_view()
+                                            : std::string_view(text).substr(
+                                                  static_cast<std::size_t>(start - base),
+                                                  static_cast<std::size_t>(end - start));
+  const std::uint64_t newlines_before =
+      comm.exclusive_sum(std::uint64_t(std::count(own.begin(), own.end(), '\n')));
+  collective_phase(comm, [&] {
+    const auto nul = own.find('\0');
+    if (nul == std::string_view::npos) return;
+    try {
+      io::reject_binary(own, start, newlines_before + 1, path);
+    } catch (const PlanError& e) {
+      throw OrderedError{start + nul, e};
     }
   });
   const std::uint64_t first_line = comm.exclusive_sum(lines);  // lines before this rank

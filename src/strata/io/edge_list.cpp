@@ -121,8 +121,6 @@ EdgeList parse_edge_list(std::string_view text, const std::string& source,
   return list;
 }
 
-namespace detail {
-
 void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t first_line,
                    const std::string& source) {
   const auto at = text.find('\0');
@@ -143,7 +141,6 @@ void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t fi
       "dependency), not binary data");
 }
 
-}  // namespace detail
 
 
 std::string printable(std::string_view text) {

@@ -50,14 +50,13 @@ void write_edge_list(std::ostream& out, std::uint64_t wave_count,
                      const std::vector<WaveDependency<std::uint64_t>>& dependencies,
                      const std::string& comment = {});
 
-namespace detail {
 /// Text holds no NUL byte: throws ParseError "not a text edge list: NUL byte
 /// at byte OFFSET+i" (line: `first_line` plus the newlines before it) for the
 /// first NUL in `text`, the input's bytes from `offset` on ("not a text
 /// Matrix Market file" when `offset` is 0 and `text` starts with the
-/// "%%MatrixMarket" banner).
+/// "%%MatrixMarket" banner). The single-process and the distributed
+/// readers both check with it, so a binary input answers alike in both.
 void reject_binary(std::string_view text, std::uint64_t offset, std::uint64_t first_line,
                    const std::string& source);
-}  // namespace detail
 
 }  // namespace strata::io

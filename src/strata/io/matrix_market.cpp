@@ -338,4 +338,8 @@ void write_matrix_market(std::ostream& out, std::uint64_t wave_count,
   out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
 }
 
+void check_matrix_market_banner(std::string_view first_line, const std::string& source) {
+  (void)parse_banner(first_line, source);
+}
+
 }  // namespace strata::io

@@ -45,6 +45,12 @@ const char* triangle_name(Triangle triangle);
 /// "lower" / "upper"; anything else is PlanError{InvalidArgument}.
 Triangle parse_triangle(std::string_view text);
 
+/// Throws the ParseError parse_matrix_market throws for a file whose first
+/// line (without its '\n') is `first_line` when that line is not a banner
+/// it reads; nothing otherwise. For a caller that refuses Matrix Market
+/// (the distributed tool) but must answer a malformed file as the reader does.
+void check_matrix_market_banner(std::string_view first_line, const std::string& source);
+
 /// Parses Matrix Market text; `source` names it in error messages.
 /// `memory_budget_bytes` (0: unbounded) bounds the text plus the dependency
 /// list (16 bytes per declared entry): beyond it is MemoryConstrained before

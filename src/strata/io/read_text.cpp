@@ -43,7 +43,7 @@ bool read_regular(std::ifstream& in, const std::string& source, std::uint64_t bu
   in.seekg(0, std::ios::beg);
   if (!in.read(text.data(), static_cast<std::streamsize>(size)))
     throw PlanError::io_error(source, "read failed");
-  detail::reject_binary(text, 0, 1, source);
+  reject_binary(text, 0, 1, source);
   return true;
 }
 
@@ -68,7 +68,7 @@ void read_stream(std::istream& in, const std::string& source, std::uint64_t budg
     in.read(text.data() + used, static_cast<std::streamsize>(chunk));
     const auto got = static_cast<std::size_t>(in.gcount());
     text.resize(used + got);
-    if (std::memchr(text.data() + used, 0, got) != nullptr) detail::reject_binary(text, 0, 1, source);
+    if (std::memchr(text.data() + used, 0, got) != nullptr) reject_binary(text, 0, 1, source);
     if (budget != 0 && text.size() > budget)
       throw PlanError::memory_constrained(text.size(), budget);
     if (got < chunk) {
