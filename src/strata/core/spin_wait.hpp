@@ -14,6 +14,7 @@
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
 #include <atomic>
+#include <chrono>
 #include <thread>
 #endif
 
@@ -69,9 +70,14 @@ KOKKOS_FORCEINLINE_FUNCTION void acquire_fence() {
 /// Called once per spin with the spin count: on CUDA (sm_70+) a short sleep
 /// so polling leaves the memory system to the teams doing work; on a host
 /// backend the CPU's spin hint (x86 `pause`, Arm `yield`: a spinning hardware
-/// thread leaves its core's resources to its sibling), and every spin after
-/// the 16th yields the core (teams may outnumber cores when OMP_NUM_THREADS
-/// oversubscribes the machine, and the team being waited on must get to run).
+/// thread leaves its core's resources to its sibling), every spin after the
+/// 16th yields the core, and every spin after the 1024th sleeps 50 us.
+/// Threads may outnumber cores (OMP_NUM_THREADS beyond the cores, MPI ranks
+/// sharing a node, other processes): the thread being waited on must get to
+/// run, and a yield alone does not give it the core while other runnable
+/// threads spin too (Linux' CFS runs the yielding thread again soon). A wait
+/// that long is already thousands of spins, so the sleep does not slow a
+/// machine that is not oversubscribed.
 KOKKOS_INLINE_FUNCTION void spin_pause(std::uint64_t spins) {
 #if defined(__CUDA_ARCH__)
 #if __CUDA_ARCH__ >= 700
@@ -87,7 +93,10 @@ KOKKOS_INLINE_FUNCTION void spin_pause(std::uint64_t spins) {
 #elif defined(__aarch64__)
   asm volatile("yield");
 #endif
-  if (spins >= 16) std::this_thread::yield();
+  if (spins >= 1024)
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  else if (spins >= 16)
+    std::this_thread::yield();
 #endif
 }
 
