@@ -141,6 +141,26 @@ fi
 if [ "$kokkos_kernels" = yes ]; then
   "$work/build-examples/kokkos_kernels_sptrsv/kk_sptrsv" 32 | sed 's/^/    /'
 fi
+# Consumers as a new user runs them (no OMP_PROC_BIND, OMP_PLACES or
+# KOKKOS_DISABLE_WARNINGS set, OMP_NUM_THREADS at most the cores): Strata's
+# start-up rule (strata_initialize() for C and Fortran,
+# strata::runtime::ScopeGuard for C++) leaves Kokkos nothing to warn about.
+no_warning() {  # NAME COMMAND...: runs it; fails if stderr mentions a Kokkos warning
+  local name=$1; shift
+  env -u OMP_PROC_BIND -u OMP_PLACES -u KOKKOS_DISABLE_WARNINGS OMP_NUM_THREADS=1 "$@" \
+    >"$work/quiet.out" 2>"$work/quiet.err" || { cat "$work/quiet.out" "$work/quiet.err"; fail "$name failed"; }
+  if grep -Eiq "warning|OMP_PROC_BIND" "$work/quiet.err"; then
+    cat "$work/quiet.err"; fail "$name printed a Kokkos warning on stderr"
+  fi
+}
+no_warning "C++ example upwind_sweep" "$work/build-examples/upwind_sweep/upwind_sweep"
+no_warning "C++ example sparse_trisolve" "$work/build-examples/sparse_trisolve/sparse_trisolve" 8
+if [ "$shared" = yes ]; then
+  no_warning "C consumer (pkg-config)" "$work/pc_c_api"
+  no_warning "Fortran consumer (pkg-config)" "$work/pc_fortran"
+fi
+quiet_what="C++ examples"; [ "$shared" = yes ] && quiet_what="$quiet_what, C and Fortran consumers"
+echo "    without OMP_PROC_BIND: no Kokkos warning ($quiet_what)"
 what="examples + C/Fortran interface"
 [ "$shared" = yes ] && what="$what, C-only, Fortran-only and pkg-config consumers"
 what="$what${with_python:-}"

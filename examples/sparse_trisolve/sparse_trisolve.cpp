@@ -94,7 +94,9 @@ int solve(const strata_example::LowerFactor& L, const std::vector<double>& b,
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+  // Strata's start-up rules (checked thread counts, no OMP_PROC_BIND warning, threads
+  // per MPI rank), then Kokkos; consumes the --kokkos-* options.
+  strata::runtime::ScopeGuard kokkos(argc, argv);
   const auto cl = strata_example::parse_command_line(argc, argv);
   const auto& args = cl.positional;
   if (args.size() > 2) {

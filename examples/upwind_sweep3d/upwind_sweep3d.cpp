@@ -148,7 +148,9 @@ int run(const Mesh& m, const std::vector<strata::ExecuteMode>& modes) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+  // Strata's start-up rules (checked thread counts, no OMP_PROC_BIND warning, threads
+  // per MPI rank), then Kokkos; consumes the --kokkos-* options.
+  strata::runtime::ScopeGuard kokkos(argc, argv);
   const auto args = strata_example::parse_command_line(argc, argv);
   const auto& sizes = args.positional;
   if (sizes.size() != 0 && sizes.size() != 4) {

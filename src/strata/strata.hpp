@@ -14,6 +14,7 @@
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
 #include <strata/plan/reference_kahn.hpp>
+#include <strata/runtime/initialize.hpp>
 #include <strata/version.hpp>
 #ifdef STRATA_ENABLE_MPI  // distributed planning (built with MPI)
 #include <strata/distributed/gather_plan.hpp>

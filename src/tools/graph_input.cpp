@@ -1,4 +1,5 @@
 #include "graph_input.hpp"
+#include "progress.hpp"
 
 #include <strata/core/error.hpp>
 #include <strata/generate/graph_generators.hpp>
@@ -7,6 +8,7 @@
 
 #include <fstream>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <iostream>
 
@@ -16,6 +18,26 @@ io::EdgeList demo_graph() {
   const auto g = generate::sweep3d(8, 8, 8);
   return io::EdgeList{g.wave_count, g.dependencies, g.wave_count - 1};
 }
+
+namespace {
+
+/// IoError for a standard input that cannot be read as text (a directory,
+/// a descriptor open for writing only): otherwise a read returns nothing and
+/// the input would look empty ("no 'V E' header line").
+void check_standard_input() {
+  struct stat st {};
+  if (::fstat(0, &st) == 0 && S_ISDIR(st.st_mode))
+    throw CliError{"IoError: <stdin>: is a directory, not a file. Fix: redirect standard input "
+                   "from a graph file (strata plan - < FILE), or name the file (strata plan FILE).",
+                   exit_usage};
+  const int flags = ::fcntl(0, F_GETFL);
+  if (flags >= 0 && (flags & O_ACCMODE) == O_WRONLY)
+    throw CliError{"IoError: <stdin>: is open for writing only. Fix: redirect standard input "
+                   "from a graph file (strata plan - < FILE), or name the file (strata plan FILE).",
+                   exit_usage};
+}
+
+}  // namespace
 
 io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool budget_given) {
   if (source.demo) {
@@ -28,8 +50,10 @@ io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool bu
   io::GraphReadOptions options;
   options.triangle = source.triangle;
   options.memory_budget_bytes = budget;
+  if (standard_input) check_standard_input();
   io::GraphInput input;
   try {
+    const Progress progress("reading " + name);
     input = standard_input ? io::read_graph(std::cin, name, options)
                            : io::read_graph(source.file, options);
   } catch (const PlanError& e) {

@@ -8,6 +8,9 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <algorithm>
+
+#include <unistd.h>
 
 #include <Kokkos_Macros.hpp>
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -112,6 +115,20 @@ void check_argument(const std::string& arg) {
                        io::printable(value) + "'"};
   } else if (value.empty()) {
     throw UsageError{name + " needs a value after '='"};
+  } else if (name == "--kokkos-tools-library" || name == "--kokkos-tools-libs") {
+    // Kokkos prints its dlopen failure and goes on without the tool: a
+    // profiling run would then measure nothing and exit 0. A path (an entry
+    // with a '/'; ';' separates several) must name a readable file; a bare
+    // name is left to dlopen's search.
+    for (std::size_t at = 0; at <= value.size();) {
+      const std::size_t semi = std::min(value.find(';', at), value.size());
+      const std::string entry = value.substr(at, semi - at);
+      if (entry.find('/') != std::string::npos && ::access(entry.c_str(), R_OK) != 0)
+        throw UsageError{name + " names '" + io::printable(entry) +
+                         "', which is not a readable file (a Kokkos Tools library such as "
+                         "libkp_kernel_timer.so)"};
+      at = semi + 1;
+    }
   }
 }
 

@@ -27,6 +27,7 @@
 #include "memory_budget.hpp"
 #include "mpi_session.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "suggest.hpp"
 
 namespace strata::tools {
@@ -151,7 +152,10 @@ int plan_and_print(io::EdgeList list, const PlanArgs& args) {
   options.device_memory_budget_bytes = args.max_memory;  // 0 (not given): unbounded here
   PlanStatistics stats;
   options.statistics = &stats;
-  auto plan = plan_barriers(space, list.wave_count, deps, count, scratch, options);
+  auto plan = [&] {
+    const Progress progress("planning " + std::to_string(list.wave_count) + " waves");
+    return plan_barriers(space, list.wave_count, deps, count, scratch, options);
+  }();
   if (args.time) {
     // Planning only (parsing excluded), on the scratch the first plan sized;
     // planner and reference alternate so both see the same machine state.

@@ -311,5 +311,67 @@ rc, out, err = run("plan", "--frobnicate")
 check("a usage error shows the command's usage", rc == 2 and "\nusage: strata plan FILE|-|--demo" in err
       and err.rstrip().endswith("Details: strata plan --help"), err)
 
+# --- progress on stderr for a read longer than 2 s: on a terminal only --------
+# (issue 40 item 8) The input comes through a FIFO whose writer waits 3 s.
+import pty  # noqa: E402
+import threading  # noqa: E402
+
+
+def slow_read(stderr_is_terminal):
+    fifo = os.path.join(TMP, "slow_%d.fifo" % stderr_is_terminal)
+    os.mkfifo(fifo)
+
+    def writer():
+        with open(fifo, "w") as f:
+            f.write("3 2\n0 1\n")
+            f.flush()
+            time.sleep(3)
+            f.write("1 2\n")
+    feeder = threading.Thread(target=writer)
+    feeder.start()
+    if stderr_is_terminal:
+        leader, follower = pty.openpty()
+        p = subprocess.Popen([STRATA, "plan", fifo], stdout=subprocess.PIPE, stderr=follower)
+        os.close(follower)
+        out = p.stdout.read().decode()
+        p.wait(timeout=60)
+        err = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+        os.close(leader)
+        err = err.decode()
+    else:
+        p = subprocess.run([STRATA, "plan", fifo], capture_output=True, text=True, timeout=60)
+        out, err = p.stdout, p.stderr
+    feeder.join()
+    return p.returncode, out, err
+
+
+rc, out, err = slow_read(True)
+check("progress on a terminal", rc == 0 and out == "groups 3 barriers 2\n0\n1\n2\n"
+      and "strata: ... reading " in err and "done in" in err, "rc %d %r %r" % (rc, out, err[:300]))
+rc, out, err = slow_read(False)
+check("no progress when stderr is not a terminal", rc == 0 and "reading" not in err,
+      "rc %d %r" % (rc, err[:300]))
+
+# --- issue 43: standard input open for writing only is IoError ----------------
+wo = os.path.join(TMP, "write_only.txt")
+with open(wo, "w") as f:
+    p = subprocess.run([STRATA, "plan", "-"], stdin=f, capture_output=True, text=True, timeout=60)
+check("stdin open for writing only: IoError", p.returncode == 2 and p.stdout == ""
+      and p.stderr.startswith("strata: IoError: <stdin>: is open for writing only."), p.stderr[:300])
+# A sysfs file reports a page and holds a short text: read as the short text.
+sysfs = "/sys/devices/system/cpu/online"
+if os.path.exists(sysfs):
+    rc, out, err = run("plan", sysfs)
+    check("sysfs file read as its text", rc == 2 and "read failed" not in err
+          and err.startswith("strata: ParseError: "), err[:300])
+
 print("compared %d graphs against the Python Kahn; %d failures" % (compared, len(failures)))
 sys.exit(1 if failures else 0)

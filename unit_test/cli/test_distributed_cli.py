@@ -121,6 +121,13 @@ with tempfile.TemporaryDirectory() as tmp:
         "crlf_comments": "# c\r\n\r\n5 3\r\n0 1\r\n# mid\r\n1\t2\r\n3 4",
         "empty_graph": "0 0\n",
         "waves_no_deps": "7 0\n",
+        # issue 43 item 5: the first NUL byte of the file, as single-process
+        "nul_in_line": "3 2\n0\x001\n1 2\n",
+        "nul_file": "\x00" * 100,
+        "nul_after_last_line": "3 2\n0 1\n1 2\n\x00\x00\x00",
+        "nul_late": "9 8\n0 1\n1 2\n2 3\n3 4\n4 5\n5 6\n6 7\n7 8\x00\n",
+        # a malformed Matrix Market banner answers as the reader does
+        "mm_leading_blank_line": "\n%%MatrixMarket matrix coordinate pattern general\n3 3 2\n2 1\n3 2\n",
     }
     for name, text in bad.items():
         check(name, write(name + ".txt", text))
@@ -208,6 +215,47 @@ with tempfile.TemporaryDirectory() as tmp:
         print(f"watchdog: the survivor ended {time.monotonic() - start:.1f} s after the launch")
     else:
         print("skipped: the watchdog test needs Open MPI's --enable-recovery")
+    # --- issue 43 item 3: no hang on a FIFO or on mismatched commands ----------
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    for ranks in (2, 4):
+        start = time.monotonic()
+        rc, out, err = run(["plan", fifo, "--distributed"], ranks)
+        if rc != 2 or out or not first_line(err).startswith(f"strata: IoError: {fifo}: is not a "
+                                                           "regular file"):
+            failures.append(f"FIFO on {ranks} ranks: exit {rc}, '{first_line(err)}'")
+        print(f"FIFO on {ranks} ranks: refused in {time.monotonic() - start:.1f} s")
+    # A rank started with another command beside `plan --distributed` refuses at
+    # once (exit 2), so the launcher ends the job: no wait for STRATA_MPI_TIMEOUT.
+    for other in (["run", small], ["explain", small], ["gen", "chain", "5"]):
+        start = time.monotonic()
+        rc, out, err = run_mpmd([[strata, "plan", small, "--distributed"], [strata] + other],
+                                env={"STRATA_MPI_TIMEOUT": "600"}, timeout=100)
+        took = time.monotonic() - start
+        if rc == 0 or out or took > 60 or not any("without --distributed" in l
+                                                  for l in strata_lines(err)):
+            failures.append(f"'{other[0]}' beside plan --distributed: exit {rc}, {took:.1f} s, "
+                            f"{strata_lines(err)}")
+    # --- issue 42: ranks sharing a node split its cores (no thread count set) --
+    # A deep graph (1000 layers) over 4 ranks on this node: with every rank on
+    # every core it took minutes on 2 cores; cores / ranks each, it takes seconds.
+    chain = gen("chain_1000.txt", ["chain", "1000"])
+    want = run(["plan", chain])
+    own = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "KOKKOS_NUM_THREADS")}
+    for ranks in (2, 4):
+        start = time.monotonic()
+        p = subprocess.run([mpiexec, numproc_flag, str(ranks)] + mpi_flags +
+                           [strata, "plan", chain, "--distributed", "--time", "--repeats", "1"],
+                           capture_output=True, text=True, timeout=300, env=own)
+        took = time.monotonic() - start
+        import re
+        said = re.search(r"threads_per_rank \d+ \(\d+ cores / %d ranks on the node\)" % ranks,
+                         p.stderr)
+        if p.returncode != 0 or p.stdout != want[1] or not said or took > 120:
+            failures.append(f"chain 1000 on {ranks} ranks, default threads: exit {p.returncode}, "
+                            f"{took:.1f} s, same plan {p.stdout == want[1]}, --time says "
+                            f"threads: {bool(said)}; {p.stderr[-300:]!r}")
+        print(f"chain 1000 on {ranks} ranks, threads per rank chosen by strata: {took:.1f} s")
     # A malformed timeout is a usage error on every rank.
     rc, out, err = run(["plan", small, "--distributed"], 2, env={"STRATA_MPI_TIMEOUT": "soon"})
     if rc != 2 or out or not first_line(err).startswith(

@@ -12,7 +12,7 @@ drift.
 
 Cells (see docs/errors.md for the legend): input is a code span with C-style
 escapes (\\n \\t \\r \\xHH \\\\), or `<missing>` (no such file),
-`<missing NAME>` (no such file, named NAME with C escapes), `<directory>`,
+`<missing NAME>` (no such file, named NAME with C escapes), `<directory>`, `<fifo>`,
 `<chain-cycle N>` (chain 0 -> 1 -> ... -> N-1 closed by N-1 -> 0), `<chain N>`,
 `<sparse SIZE>` (a sparse file of SIZE NUL bytes, K/M/G suffixes, made by
 truncate), `<path P>` (an existing path such as /dev/zero); command is the
@@ -118,6 +118,10 @@ def materialise(number, spec):
     if spec == "<directory>":
         os.makedirs(path, exist_ok=True)
         return path
+    if spec == "<fifo>":  # a named pipe nobody writes: opening it would wait
+        if not os.path.exists(path):
+            os.mkfifo(path)
+        return path
     m = re.fullmatch(r"<chain-cycle (\d+)>", spec)
     if m:
         n = int(m.group(1))
@@ -193,11 +197,13 @@ for at in range(start + 3, stop):
         if close_stdout:
             os.close(1)
 
-    stdin = open(path, "rb") if stdin_file else subprocess.DEVNULL
+    # (a directory as standard input: opened as a descriptor, as a shell's `<` does)
+    stdin = ((os.open(path, os.O_RDONLY) if os.path.isdir(path) else open(path, "rb"))
+             if stdin_file else subprocess.DEVNULL)
     p = subprocess.run([STRATA, *args], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
                        timeout=600, env=env, preexec_fn=setup)
     if stdin_file:
-        stdin.close()
+        os.close(stdin) if isinstance(stdin, int) else stdin.close()
     if pipe_write is not None:
         os.close(pipe_write)
     if hasattr(stdout, "close"):

@@ -87,6 +87,27 @@ quiet = subprocess.run([sys.executable, "-c", "import strata; print(strata.plan(
 check("first plan: no Kokkos warning", quiet.returncode == 0 and quiet.stdout == "[0 1]\n"
       and quiet.stderr == "", repr((quiet.returncode, quiet.stdout, quiet.stderr[:300])))
 
+# --- thread counts Kokkos cannot start with: a typed InvalidArgumentError
+# (OMP_NUM_THREADS=600 killed the interpreter inside Kokkos' start-up) ---------
+probe = ("import strata\n"
+         "try:\n"
+         "    strata.plan(2, [[0, 1]])\n"
+         "except strata.InvalidArgumentError as e:\n"
+         "    print('InvalidArgumentError', e.message)\n")
+for name, value in (("OMP_NUM_THREADS", "600"), ("OMP_NUM_THREADS", "600,2"),
+                    ("KOKKOS_NUM_THREADS", "abc")):
+    got = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         env=dict(plain, **{name: value}), timeout=120)
+    check("%s=%s: InvalidArgumentError" % (name, value),
+          got.returncode == 0 and got.stdout.startswith("InvalidArgumentError InvalidArgument: ")
+          and ("%s='%s'" % (name, value)) in got.stdout and "Fix:" in got.stdout
+          and got.stdout.count("\n") == 1,
+          repr((got.returncode, got.stdout, got.stderr[-300:])))
+
+# --- the module's namespace holds its API, not its imports ------------------
+for leaked in ("np", "operator", "atexit"):
+    check("no strata.%s" % leaked, not hasattr(strata, leaked))
+
 # --- the same plan as the strata tool ---------------------------------------
 if len(sys.argv) > 1:
     tool = sys.argv[1]

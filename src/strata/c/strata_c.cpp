@@ -26,6 +26,7 @@
 
 #include <strata/core/error.hpp>
 #include <strata/core/ordinal.hpp>
+#include <strata/core/storage.hpp>
 #include <strata/graph/wave_dependency.hpp>
 #include <strata/plan/plan_barriers.hpp>
 #include <strata/plan/planner_scratch.hpp>
@@ -144,6 +145,12 @@ strata_status guarded(Body&& body) noexcept {
                   "(strata::distributed::plan_barriers_distributed).",
                   "host result");
   } catch (const std::exception& e) {
+    const std::string what = strata::one_line_message(e.what());
+    if (what.find("Kokkos failed to allocate") != std::string::npos)
+      return record(STRATA_ERROR_STORAGE_RESERVE_FAILED,
+                    "StorageReserveFailed: " + what +
+                        ". Fix: plan a smaller graph, or run where more memory is available.",
+                    "Kokkos allocation");
     return record(STRATA_ERROR_INTERNAL,
                   std::string("Internal: unexpected exception: ") + e.what() +
                       ". Fix: report this as a Strata bug, with the input that caused it.");

@@ -41,8 +41,11 @@ bool read_regular(std::ifstream& in, const std::string& source, std::uint64_t bu
     throw PlanError::storage_reserve_failed("edge-list text bytes", size, "beyond size_t");
   grow(text, static_cast<std::size_t>(size));
   in.seekg(0, std::ios::beg);
-  if (!in.read(text.data(), static_cast<std::streamsize>(size)))
-    throw PlanError::io_error(source, "read failed");
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  // Fewer bytes than the size said is a short file, not a failure: sysfs
+  // files report a page (4096) and hold a short text.
+  if (in.bad()) throw PlanError::io_error(source, "read failed");
+  text.resize(static_cast<std::size_t>(in.gcount()));
   reject_binary(text, 0, 1, source);
   return true;
 }
@@ -52,26 +55,31 @@ bool read_regular(std::ifstream& in, const std::string& source, std::uint64_t bu
 void read_stream(std::istream& in, const std::string& source, std::uint64_t budget,
                  std::string& text) {
   constexpr std::size_t chunk = std::size_t(1) << 16;
+  // At most budget + 1 bytes are ever held: one byte past the budget proves
+  // the input does not fit, without a buffer larger than the budget.
+  const std::uint64_t limit = budget != 0 ? budget + 1 : std::numeric_limits<std::uint64_t>::max();
   for (;;) {
     const std::size_t used = text.size();  // at most the budget (checked below)
-    if (text.capacity() < used + chunk) {
-      // Grow by doubling, but never past the budget.
+    const std::size_t step =
+        static_cast<std::size_t>(std::min<std::uint64_t>(chunk, limit - used));
+    if (text.capacity() < used + step) {
+      // Grow by doubling, but never past the limit.
       std::uint64_t want = std::max<std::uint64_t>(2 * std::uint64_t(text.capacity()), chunk);
-      if (budget != 0 && want > budget) want = std::max<std::uint64_t>(budget, used + chunk);
+      want = std::max<std::uint64_t>(std::min(want, limit), used + step);
       try {
         text.reserve(static_cast<std::size_t>(want));
       } catch (const std::exception& e) {
         throw PlanError::storage_reserve_failed("edge-list text bytes", want, e.what());
       }
     }
-    grow(text, used + chunk);
-    in.read(text.data() + used, static_cast<std::streamsize>(chunk));
+    grow(text, used + step);
+    in.read(text.data() + used, static_cast<std::streamsize>(step));
     const auto got = static_cast<std::size_t>(in.gcount());
     text.resize(used + got);
     if (std::memchr(text.data() + used, 0, got) != nullptr) reject_binary(text, 0, 1, source);
     if (budget != 0 && text.size() > budget)
       throw PlanError::memory_constrained(text.size(), budget);
-    if (got < chunk) {
+    if (got < step) {
       if (in.bad()) throw PlanError::io_error(source, "read failed");
       return;
     }
