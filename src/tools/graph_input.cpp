@@ -28,12 +28,12 @@ void check_standard_input() {
   struct stat st {};
   if (::fstat(0, &st) == 0 && S_ISDIR(st.st_mode))
     throw CliError{"IoError: <stdin>: is a directory, not a file. Fix: redirect standard input "
-                   "from a graph file (strata plan - < FILE), or name the file (strata plan FILE).",
+                   "from a graph file, or name the graph file instead of '-'.",
                    exit_usage};
   const int flags = ::fcntl(0, F_GETFL);
   if (flags >= 0 && (flags & O_ACCMODE) == O_WRONLY)
     throw CliError{"IoError: <stdin>: is open for writing only. Fix: redirect standard input "
-                   "from a graph file (strata plan - < FILE), or name the file (strata plan FILE).",
+                   "from a graph file, or name the graph file instead of '-'.",
                    exit_usage};
 }
 

@@ -398,9 +398,10 @@ int main(int argc, char* argv[]) {
   mpi.reset();
 #endif
   kokkos.reset();
-  // After the error line, if any: --time's figures, then Kokkos' messages.
+  // --time's figures after a complete output only (a failed command's error
+  // line stays the whole answer), then Kokkos' messages.
   const std::string diagnostics = tools::take_diagnostics();
-  if (!diagnostics.empty()) std::cerr << diagnostics << std::flush;
+  if (code == tools::exit_ok && !diagnostics.empty()) std::cerr << diagnostics << std::flush;
   if (!kokkos_messages.empty()) std::cerr << kokkos_messages << std::flush;
   return code;
 }
