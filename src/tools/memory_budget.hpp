@@ -122,10 +122,20 @@ template <class Ordinal, class Kind = PlanMemory>
 void check_plan_memory(std::uint64_t waves, std::uint64_t dependencies, std::uint64_t budget,
                        Kind = {}) {
   check_graph_shape<Ordinal, Ordinal>(waves, dependencies);
-  const std::uint64_t need = std::is_same_v<Kind, RunMemory>
-                                 ? run_memory_bytes<Ordinal>(waves, dependencies)
-                                 : plan_memory_bytes<Ordinal>(waves, dependencies);
+  // A graph that cannot be planned answers as `strata plan` does, in every
+  // subcommand; `strata run` then checks what running adds.
+  const std::uint64_t need = plan_memory_bytes<Ordinal>(waves, dependencies);
   if (need > budget) throw PlanError::memory_constrained(need, budget);
+  if constexpr (std::is_same_v<Kind, RunMemory>) {
+    const std::uint64_t run = run_memory_bytes<Ordinal>(waves, dependencies);
+    if (run > budget)
+      throw CliError{"MemoryConstrained: running needs " + std::to_string(run) +
+                         " bytes (planning " + std::to_string(need) +
+                         " of them) but the memory budget is " + std::to_string(budget) +
+                         " bytes. Fix: raise --max-memory (default: the physical memory), or run "
+                         "a smaller graph.",
+                     exit_invalid_graph};
+  }
 }
 
 }  // namespace strata::tools
