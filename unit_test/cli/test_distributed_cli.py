@@ -17,6 +17,7 @@ that dies while the launcher keeps the others alive (Open MPI's
 --enable-recovery) leaves them to the watchdog (RankTimeout, exit 3).
 """
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -248,7 +249,6 @@ with tempfile.TemporaryDirectory() as tmp:
                            [strata, "plan", chain, "--distributed", "--time", "--repeats", "1"],
                            capture_output=True, text=True, timeout=300, env=own)
         took = time.monotonic() - start
-        import re
         said = re.search(r"threads_per_rank \d+ \(\d+ cores / %d ranks on the node\)" % ranks,
                          p.stderr)
         if p.returncode != 0 or p.stdout != want[1] or not said or took > 120:
