@@ -15,6 +15,13 @@ rank out of memory names the real count; ranks started with other arguments
 (an MPMD launch) all stop with InvalidArgument instead of waiting; a rank
 that dies while the launcher keeps the others alive (Open MPI's
 --enable-recovery) leaves them to the watchdog (RankTimeout, exit 3).
+
+Issue 43 / 42: NUL bytes and a malformed Matrix Market banner answer as
+single-process; a FIFO is refused before any rank opens it; a rank started
+with another command (run, explain, gen) beside `plan --distributed` refuses
+at once instead of leaving the others in MPI start-up; ranks sharing the node
+with no thread count set split its cores (a chain of 1000 over 2 and 4 ranks,
+`--time` saying so).
 """
 import os
 import re
