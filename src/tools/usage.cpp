@@ -161,7 +161,7 @@ std::string solve_usage() {
              "                       us_per_level\n"
              "  --output residual|x  the report (default) or x, one value a line\n"
              "\n") +
-         kKokkos + "\n" + kExit;
+         kKokkos + "\n" + exit_text();
 }
 
 std::string gen_usage() {
