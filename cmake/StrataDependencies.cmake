@@ -89,13 +89,36 @@ endmacro()
 # Kokkos Kernels, after strata_find_kokkos(): REQUIRED in Strata's own build
 # (called only when STRATA_ENABLE_KOKKOS_KERNELS is on), find_dependency in
 # the installed StrataConfig.cmake (CONSUMER, only when Strata was built with it).
+#
+# Kokkos Kernels is looked up where Kokkos was found before anywhere else:
+# KokkosKernels_ROOT defaults to Kokkos_ROOT, and the prefix of the Kokkos
+# found is a hint. Otherwise `-DKokkos_ROOT=<prefix with both>` would take a
+# system Kokkos Kernels (Debian's in /usr) built against another Kokkos.
+# A Kokkos Kernels built against another Kokkos is refused
+# (strata_check_kokkos_kernels_matches_kokkos).
+macro(strata_kokkos_kernels_search_defaults)
+  if(NOT DEFINED KokkosKernels_ROOT AND NOT DEFINED ENV{KokkosKernels_ROOT})
+    if(DEFINED Kokkos_ROOT)
+      set(KokkosKernels_ROOT "${Kokkos_ROOT}")
+    elseif(DEFINED ENV{Kokkos_ROOT})
+      set(KokkosKernels_ROOT "$ENV{Kokkos_ROOT}")
+    endif()
+  endif()
+  # <prefix>/lib*/cmake/Kokkos -> <prefix>: a hint, searched before the system paths
+  get_filename_component(STRATA_KOKKOS_PREFIX "${Kokkos_DIR}/../../.." ABSOLUTE)
+endmacro()
+
 macro(strata_find_kokkos_kernels)
   cmake_parse_arguments(_strata_fkk "CONSUMER" "" "HINTS" ${ARGN})
+  strata_kokkos_kernels_search_defaults()
   if(_strata_fkk_CONSUMER)
     include(CMakeFindDependencyMacro)
-    find_dependency(KokkosKernels HINTS ${_strata_fkk_HINTS})
+    find_dependency(KokkosKernels HINTS ${_strata_fkk_HINTS} "${STRATA_KOKKOS_PREFIX}")
   else()
-    find_package(KokkosKernels REQUIRED)
+    find_package(KokkosKernels REQUIRED HINTS "${STRATA_KOKKOS_PREFIX}")
+  endif()
+  if(KokkosKernels_FOUND)
+    strata_check_kokkos_kernels_matches_kokkos()
   endif()
   _strata_resolve_include_dirs(KokkosKernels_INCLUDE_DIRS)
   if(NOT TARGET Strata::KokkosKernels)
@@ -106,6 +129,54 @@ macro(strata_find_kokkos_kernels)
       set_target_properties(Strata::KokkosKernels PROPERTIES
         INTERFACE_LINK_LIBRARIES "${KokkosKernels_LIBRARIES}"
         INTERFACE_INCLUDE_DIRECTORIES "${KokkosKernels_INCLUDE_DIRS}")
+    endif()
+  endif()
+endmacro()
+
+# Kokkos Kernels is built against one Kokkos, and its version follows that
+# Kokkos' (Kokkos Kernels 4.6.x needs Kokkos 4.6.x). Mixing two Kokkos in one
+# program breaks at link or run time, far from the cause, so:
+#   * a version whose major.minor differs from Kokkos' is a configure error;
+#   * a standalone Kokkos Kernels names the Kokkos it was built with
+#     (find_dependency(Kokkos HINTS <dir>) in its config): another directory
+#     than the Kokkos found is a warning (the same version, another install);
+#   * an empty version (Debian's Trilinos-packaged Kokkos Kernels records
+#     none) cannot be checked: a warning, unless it lives in Kokkos' prefix.
+macro(strata_check_kokkos_kernels_matches_kokkos)
+  set(_strata_kkc_where "Kokkos Kernels ${KokkosKernels_VERSION} (${KokkosKernels_DIR}) and Kokkos ${Kokkos_VERSION} (${Kokkos_DIR})")
+  set(_strata_kkc_fix "Fix: -DKokkosKernels_ROOT=<the Kokkos Kernels built with this Kokkos>, or -DKokkos_ROOT=<the Kokkos this Kokkos Kernels was built with>, or -DSTRATA_ENABLE_KOKKOS_KERNELS=OFF.")
+  get_filename_component(_strata_kkc_kk_prefix "${KokkosKernels_DIR}/../../.." REALPATH)
+  get_filename_component(_strata_kkc_kokkos_prefix "${Kokkos_DIR}/../../.." REALPATH)
+  if("${KokkosKernels_VERSION}" STREQUAL "")
+    if(NOT _strata_kkc_kk_prefix STREQUAL _strata_kkc_kokkos_prefix)
+      message(WARNING "Strata: ${_strata_kkc_where}: this Kokkos Kernels records no version and lives "
+                      "in another prefix than Kokkos, so whether it was built against this Kokkos cannot "
+                      "be checked. ${_strata_kkc_fix}")
+    endif()
+  else()
+    string(REGEX MATCH "^[0-9]+\\.[0-9]+" _strata_kkc_kk_mm "${KokkosKernels_VERSION}")
+    string(REGEX MATCH "^[0-9]+\\.[0-9]+" _strata_kkc_kokkos_mm "${Kokkos_VERSION}")
+    if(NOT _strata_kkc_kk_mm STREQUAL _strata_kkc_kokkos_mm)
+      set(_strata_kkc_msg "Strata: ${_strata_kkc_where}: Kokkos Kernels ${_strata_kkc_kk_mm} is built "
+                          "against Kokkos ${_strata_kkc_kk_mm}, not ${_strata_kkc_kokkos_mm}. ${_strata_kkc_fix}")
+      if(_strata_fkk_CONSUMER)
+        string(CONCAT Strata_NOT_FOUND_MESSAGE ${_strata_kkc_msg})
+        set(Strata_FOUND FALSE)
+        return()  # from StrataConfig.cmake, which invoked this macro
+      endif()
+      message(FATAL_ERROR ${_strata_kkc_msg})
+    endif()
+    set(_strata_kkc_config "${KokkosKernels_DIR}/KokkosKernelsConfig.cmake")
+    if(EXISTS "${_strata_kkc_config}")
+      file(STRINGS "${_strata_kkc_config}" _strata_kkc_line REGEX "find_dependency\\(Kokkos HINTS ")
+      if(_strata_kkc_line MATCHES "HINTS +\"?([^\" )]+)")
+        get_filename_component(_strata_kkc_recorded "${CMAKE_MATCH_1}" REALPATH)
+        get_filename_component(_strata_kkc_found "${Kokkos_DIR}" REALPATH)
+        if(NOT _strata_kkc_recorded STREQUAL _strata_kkc_found)
+          message(WARNING "Strata: ${_strata_kkc_where}: this Kokkos Kernels was built against the "
+                          "Kokkos in ${CMAKE_MATCH_1}, not the one found. ${_strata_kkc_fix}")
+        endif()
+      endif()
     endif()
   endif()
 endmacro()

@@ -1,15 +1,23 @@
-# Writes the commit of the source tree as a C header, for the benchmarks'
-# JSON records. Run at build time (cmake -P), not at configure time: one
-# build directory outlives many commits.
+# Writes the commit of the source tree as a C header: for the benchmarks' JSON
+# records and for `strata --version`. Run at build time (cmake -P), not at
+# configure time: one build directory outlives many commits.
 #
-#   cmake -DSOURCE_DIR=<tree> -DOUTPUT=<header> [-DGIT_EXECUTABLE=<git>] -P StrataGitCommit.cmake
+#   cmake -DSOURCE_DIR=<tree> -DOUTPUT=<header> [-DGIT_EXECUTABLE=<git>]
+#         [-DMACRO=<name>] [-DOUTSIDE_GIT=<text>] -P StrataGitCommit.cmake
 #
-# The header defines STRATA_BENCH_GIT_COMMIT: the short hash, "-dirty" when
-# tracked files differ from it, or "unknown" outside a git checkout of
-# SOURCE_DIR itself (a release tarball unpacked inside another repository
-# is not that repository's commit). OUTPUT is rewritten only when its text
-# changes, so the benchmarks recompile only when the commit does.
-set(_commit unknown)
+# The header defines MACRO (STRATA_BENCH_GIT_COMMIT by default): the short
+# hash, "-dirty" when tracked files differ from it, or OUTSIDE_GIT ("unknown"
+# by default) outside a git checkout of SOURCE_DIR itself: a release tarball
+# has no .git, and one unpacked inside another repository is not that
+# repository's commit. OUTPUT is rewritten only when its text changes, so
+# only the files that include it recompile, and only when the commit changes.
+if(NOT MACRO)
+  set(MACRO STRATA_BENCH_GIT_COMMIT)
+endif()
+if(NOT DEFINED OUTSIDE_GIT)
+  set(OUTSIDE_GIT unknown)
+endif()
+set(_commit "${OUTSIDE_GIT}")
 if(GIT_EXECUTABLE)
   execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --show-toplevel
     WORKING_DIRECTORY "${SOURCE_DIR}" OUTPUT_VARIABLE _top RESULT_VARIABLE _rc
@@ -31,7 +39,7 @@ if(GIT_EXECUTABLE)
     endif()
   endif()
 endif()
-set(_text "// Generated at build time by cmake/StrataGitCommit.cmake.\n#pragma once\n#define STRATA_BENCH_GIT_COMMIT \"${_commit}\"\n")
+set(_text "// Generated at build time by cmake/StrataGitCommit.cmake.\n#pragma once\n#define ${MACRO} \"${_commit}\"\n")
 set(_old "")
 if(EXISTS "${OUTPUT}")
   file(READ "${OUTPUT}" _old)

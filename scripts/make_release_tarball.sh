@@ -4,20 +4,46 @@
 #
 #   scripts/make_release_tarball.sh VERSION [COMMIT] [OUTDIR]
 #
-# OUTDIR/strata-VERSION.tar.gz (OUTDIR: the current directory; COMMIT: HEAD)
-# holds the files of COMMIT (`git archive`: tracked files only, .gitattributes'
-# export-ignore honoured) under strata-VERSION/, re-packed by Python's tarfile
-# with a fixed order (sorted paths), owner 0/0 without names, modes 0755/0644
-# (whatever git's tar.umask), every mtime set
-# to the commit's time, no pax header naming the commit, and gzip without a
-# name or timestamp (level 9). Prints the path and its sha256, the value
-# spack/package.py's version() takes.
+# COMMIT: a commit hash, a tag or a branch (HEAD when left out); no tag is
+# needed. VERSION must be the version of COMMIT's own CMakeLists.txt
+# (project(Strata VERSION ...), the one place the version is written): the
+# tarball's name and its build then say the same version. OUTDIR: the current
+# directory when left out.
+#
+# OUTDIR/strata-VERSION.tar.gz holds the files of COMMIT (`git archive`:
+# tracked files only, .gitattributes' export-ignore honoured: no CI files, no
+# benchmark JSON) under strata-VERSION/, re-packed by Python's tarfile with a
+# fixed order (sorted paths), owner 0/0 without names, modes 0755/0644
+# (whatever git's tar.umask), every mtime set to the commit's time, no pax
+# header naming the commit, and gzip without a name or timestamp (level 9).
+# A build from the tarball has no .git: `strata --version` says "release".
+#
+# Prints the path with the commit, then the sha256 alone on the last line: the
+# value spack/package.py's version() takes, e.g.
+#   scripts/make_release_tarball.sh 0.3.0 v0.3.0 /tmp | tail -1
 set -euo pipefail
-version=${1:?usage: make_release_tarball.sh VERSION [COMMIT] [OUTDIR]}
+usage="usage: make_release_tarball.sh VERSION [COMMIT] [OUTDIR]"
+version=${1:?$usage}
 commit=${2:-HEAD}
 outdir=${3:-.}
 root=$(cd "$(dirname "$0")/.." && pwd)
-sha=$(git -C "$root" rev-parse --verify "$commit^{commit}")
+if ! sha=$(git -C "$root" rev-parse --verify --quiet "$commit^{commit}"); then
+  tags=$(git -C "$root" tag --list | tr '\n' ' ')
+  echo "make_release_tarball.sh: no commit, tag or branch named '$commit' in $root (tags: ${tags:-none})." >&2
+  echo "Fix: give a commit hash (git log --oneline) or an existing tag." >&2
+  exit 2
+fi
+cmake_version=$(git -C "$root" show "$sha:CMakeLists.txt" |
+  sed -n 's/^project(Strata VERSION \([0-9][0-9.]*\).*/\1/p' | head -1)
+if [ -z "$cmake_version" ]; then
+  echo "make_release_tarball.sh: no project(Strata VERSION ...) in CMakeLists.txt of $commit ($sha)." >&2
+  exit 2
+fi
+if [ "$version" != "$cmake_version" ]; then
+  echo "make_release_tarball.sh: version $version asked, but CMakeLists.txt of $commit ($sha) says $cmake_version." >&2
+  echo "Fix: scripts/make_release_tarball.sh $cmake_version $commit, or bump project(Strata VERSION) and commit first." >&2
+  exit 2
+fi
 epoch=$(git -C "$root" show -s --format=%ct "$sha")
 mkdir -p "$outdir"
 out="$(cd "$outdir" && pwd)/strata-$version.tar.gz"

@@ -97,21 +97,26 @@ for project in "${projects[@]}"; do
   total=$((total + n))
 done
 if [ "$shared" = yes ]; then
-  # pkg-config only (no CMake): the C test and the Fortran program, through strata.pc.
+  # pkg-config only (no CMake): the C test and the Fortran program, built with
+  # exactly the flags strata.pc gives (its Libs carry the run path to libstrata)
+  # and run without LD_LIBRARY_PATH, as a user would.
   echo "--- install $config: C and Fortran through pkg-config (strata.pc)"
   export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
   pc_libdir=$(pkg-config --variable=libdir strata)
   [ "$(cd "$pc_libdir" && pwd -P)" = "$(cd "$prefix/lib" && pwd -P)" ] || fail "strata.pc libdir $pc_libdir is not the moved prefix"
+  pkg-config --libs strata | grep -q -- "-Wl,-rpath," || fail "strata.pc: Libs has no run path ($(pkg-config --libs strata))"
   # shellcheck disable=SC2046  # pkg-config's flags are words
   ${CC:-cc} -std=c11 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags strata) \
     "$root/unit_test/c/tst_c_api.c" -o "$work/pc_c_api" $(pkg-config --libs strata) \
-    -Wl,-rpath,"$pc_libdir" -pthread >"$work/pc.log" 2>&1 || { cat "$work/pc.log"; fail "pkg-config: C build"; }
+    -pthread >"$work/pc.log" 2>&1 || { cat "$work/pc.log"; fail "pkg-config: C build"; }
   (cd "$work" && ${FC:-gfortran} -std=f2018 -Wall -Werror -Wno-maybe-uninitialized \
     "$(pkg-config --variable=fortran_source strata)" "$root/unit_test/consumers/fortran_only/use_strata.f90" \
-    -o "$work/pc_fortran" $(pkg-config --libs strata) -Wl,-rpath,"$pc_libdir") >>"$work/pc.log" 2>&1 \
+    -o "$work/pc_fortran" $(pkg-config --libs strata)) >>"$work/pc.log" 2>&1 \
     || { cat "$work/pc.log"; fail "pkg-config: Fortran build"; }
-  "$work/pc_c_api" >"$work/pc_c_api.log" 2>&1 || { cat "$work/pc_c_api.log"; fail "pkg-config: C test"; }
-  "$work/pc_fortran" | sed 's/^/    /' || fail "pkg-config: Fortran program"
+  env -u LD_LIBRARY_PATH "$work/pc_c_api" >"$work/pc_c_api.log" 2>&1 \
+    || { cat "$work/pc_c_api.log"; fail "pkg-config: C test (run without LD_LIBRARY_PATH)"; }
+  env -u LD_LIBRARY_PATH "$work/pc_fortran" | sed 's/^/    /' \
+    || fail "pkg-config: Fortran program (run without LD_LIBRARY_PATH)"
   echo "    pkg-config consumers: C test and Fortran program passed (strata $(pkg-config --modversion strata))"
   total=$((total + 2))
 fi

@@ -11,6 +11,8 @@
 
 #include <strata/version.hpp>
 
+#include "strata_source_revision.hpp"  // generated: the commit, or "release"
+
 namespace strata::tools {
 
 namespace {
@@ -229,7 +231,9 @@ std::string command_synopsis(const std::string& command) {
 
 std::string version_text() {
   // Kokkos' version and default space are compile-time facts: Kokkos is not started.
-  return std::string("strata ") + STRATA_VERSION_STRING + " (Kokkos " +
+  const std::string revision = STRATA_SOURCE_REVISION;
+  const std::string origin = revision == "release" ? revision : "commit " + revision;
+  return std::string("strata ") + STRATA_VERSION_STRING + " (" + origin + "; Kokkos " +
          std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string((KOKKOS_VERSION / 100) % 100) +
          "." + std::to_string(KOKKOS_VERSION % 100) + ", " +
          Kokkos::DefaultExecutionSpace::name() + ")\n";

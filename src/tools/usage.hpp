@@ -20,7 +20,8 @@ std::string command_usage(const std::string& command);
 /// follows a command-line error.
 std::string command_synopsis(const std::string& command);
 
-/// `strata 0.2.0 (Kokkos 3.4.1, OpenMP)`, with a newline.
+/// `strata 0.3.0 (commit 1a2b3c4; Kokkos 3.4.1, OpenMP)` (`release` instead of the
+/// commit for a build from a release tarball), with a newline.
 std::string version_text();
 
 /// What to print for a help or version request, when `args` (the arguments

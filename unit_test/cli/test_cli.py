@@ -300,7 +300,8 @@ check("plan --demo --help is the help", rc == 0 and out.startswith("usage: strat
 rc, out, err = run("--help", env=dict(plain, KOKKOS_NUM_THREADS="abc"))
 check("--help without starting Kokkos", rc == 0 and out.startswith("strata "), "rc %d %r" % (rc, err[:200]))
 rc, out, err = run("--version", env=plain)
-check("--version", rc == 0 and re.fullmatch(r"strata \d+\.\d+\.\d+ \(Kokkos \d+\.\d+\.\d+, \w+\)\n", out)
+check("--version", rc == 0 and re.fullmatch(
+    r"strata \d+\.\d+\.\d+ \((commit [0-9a-f]+(-dirty)?|release); Kokkos \d+\.\d+\.\d+, \w+\)\n", out)
       is not None and (ASAN or err == ""), "%r %r" % (out, err[:200]))
 rc, out, err = run("--kokkos-help", env=plain)
 # (Kokkos 3.4 lists --kokkos-threads, Kokkos 4 --kokkos-num-threads.)
