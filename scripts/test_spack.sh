@@ -26,15 +26,17 @@
 # STRATA_SPACK_KEEP=1 keeps the temporary directory; STRATA_JOBS (2).
 #
 # Steps, each printed before it runs:
-#  1. a throwaway configuration in a temporary directory: SPACK_DISABLE_LOCAL_CONFIG,
-#     SPACK_USER_CONFIG_PATH/SPACK_USER_CACHE_PATH there, and a config scope
-#     (spack -C) with the install tree, stages, caches, a file mirror, the
-#     repositories (builtin + a copy of spack/package.py), bootstrapping off,
-#     and packages.yaml: gcc, cmake, gmake, Kokkos, Kokkos Kernels, Open MPI,
-#     GoogleTest and python (with --python also pybind11 and NumPy) of this
-#     machine as externals, `buildable: false`
-#     for every package except strata and Spack's own compiler-wrapper and
-#     gcc-runtime, so that nothing else can be built;
+#  1. a throwaway configuration in a temporary directory: SPACK_DISABLE_LOCAL_CONFIG
+#     (no user or system scope), SPACK_USER_CONFIG_PATH/SPACK_USER_CACHE_PATH
+#     there, and a config scope (spack -C) with the install tree, stages,
+#     caches, source-only file mirrors, the repositories (builtin + a copy of
+#     spack/package.py), bootstrapping off, no upstreams, and packages.yaml:
+#     spack/packages_yaml.sh's externals (gcc, cmake, gmake, python, Open MPI,
+#     Kokkos, Kokkos Kernels, GoogleTest; with --python also pybind11 and
+#     NumPy), `buildable: false` for every package except strata and Spack's
+#     own compiler-wrapper and gcc-runtime, so that nothing else can be built.
+#     Each section is written as `section::` over Spack's defaults, so that the
+#     Spack instance's own scopes (its etc/spack and site scope) are not read;
 #  2. scripts/make_release_tarball.sh of the current tree (HEAD plus the
 #     uncommitted changes of tracked files) into the mirror (its sha256 path,
 #     and strata/strata-VERSION.tar.gz); the recipe copy's version(VERSION)
@@ -149,22 +151,10 @@ EOF
   fi
 } >"$work/config/repos.yaml"
 
-# This machine's packages as externals. Versions are read from the tools.
-gcc_v=$(gcc -dumpfullversion)
-cmake_v=$(cmake --version | sed -n '1s/.* //p')
-make_v=$(make --version | sed -n '1s/.* //p')
-py_v=$(/usr/bin/python3 -c 'import platform; print(platform.python_version())')
-mpi_v=$(first_line ompi_info --version | sed 's/.* v//')
-gtest_v=$(dpkg-query -W -f='${Version}' libgtest-dev 2>/dev/null | sed 's/-.*//')
+# This machine's packages as externals: spack/packages_yaml.sh (the one
+# spack/README.md shows), plus, with --python, pybind11 and NumPy.
 kokkos_v=$(version_of "$kokkos/lib/cmake/Kokkos/KokkosConfigVersion.cmake")
-kk_v=$(version_of "$kokkos/lib/cmake/KokkosKernels/KokkosKernelsConfigVersion.cmake")
-kokkos_variants=""
-for b in SERIAL OPENMP CUDA HIP; do
-  v=$(echo "$b" | tr 'A-Z' 'a-z'); [ "$v" = hip ] && v=rocm
-  if grep -q "^#define KOKKOS_ENABLE_$b\$" "$kokkos/include/KokkosCore_config.h"; then
-    kokkos_variants+="+$v"; else kokkos_variants+="~$v"; fi
-done
-if ls "$kokkos"/lib*/libkokkoscore.so >/dev/null 2>&1; then kokkos_variants+="+shared"; else kokkos_variants+="~shared"; fi
+"$root/spack/packages_yaml.sh" "$kokkos" >"$work/externals.yaml" || fail "spack/packages_yaml.sh $kokkos"
 python_externals=""
 if [ $with_python = yes ]; then
   # Debian's pybind11-dev (CMake config under /usr) and python3-numpy
@@ -193,64 +183,57 @@ if [ $with_python = yes ]; then
     - spec: py-numpy@$numpy_v
       prefix: $work/py-numpy"
 fi
-for v in "$gcc_v" "$cmake_v" "$make_v" "$py_v" "$mpi_v" "$gtest_v" "$kokkos_v" "$kk_v"; do
-  [ -n "$v" ] || { echo "test_spack.sh: could not read the version of gcc, cmake, make, python3, Open MPI (ompi_info), GoogleTest (libgtest-dev), Kokkos or Kokkos Kernels" >&2; exit 2; }
-done
-cat >"$work/config/packages.yaml" <<EOF
-packages:
-  all:
-    buildable: false
-  strata:
-    buildable: true
-  compiler-wrapper:
-    buildable: true
-  gcc-runtime:
-    buildable: true
-  gcc:
-    externals:
-    - spec: gcc@$gcc_v languages:='c,c++,fortran'
-      prefix: /usr
-      extra_attributes:
-        compilers:
-          c: $(command -v gcc)
-          cxx: $(command -v g++)
-          fortran: $(command -v gfortran)
-  cmake:
-    externals:
-    - spec: cmake@$cmake_v
-      prefix: /usr
-  gmake:
-    externals:
-    - spec: gmake@$make_v
-      prefix: /usr
-  python:
-    externals:
-    - spec: python@$py_v
-      prefix: /usr
-  openmpi:
-    externals:
-    - spec: openmpi@$mpi_v
-      prefix: /usr
-  mpi:
-    require: openmpi
-  googletest:
-    externals:
-    - spec: googletest@$gtest_v
-      prefix: /usr
-  kokkos:
-    externals:
-    - spec: kokkos@$kokkos_v$kokkos_variants cxxstd=17
-      prefix: $kokkos
-  kokkos-kernels:
-    externals:
-    - spec: kokkos-kernels@$kk_v
-      prefix: $kokkos
-$python_externals
-EOF
-echo "externals (packages.yaml): gcc@$gcc_v cmake@$cmake_v gmake@$make_v python@$py_v openmpi@$mpi_v googletest@$gtest_v"
-echo "  kokkos@$kokkos_v$kokkos_variants cxxstd=17 and kokkos-kernels@$kk_v at $kokkos"
-[ $with_python = no ] || echo "  py-pybind11@$pybind11_v py-numpy@$numpy_v (for +python)"
+{
+  cat "$work/externals.yaml"
+  # Nothing but strata and Spack's own two packages may be built.
+  printf '  all:\n    buildable: false\n'
+  for p in strata compiler-wrapper gcc-runtime; do printf '  %s:\n    buildable: true\n' "$p"; done
+  [ -z "$python_externals" ] || echo "$python_externals"
+} >"$work/config/packages.yaml"
+echo "upstreams: {}" >"$work/config/upstreams.yaml"
+# Isolation: SPACK_DISABLE_LOCAL_CONFIG drops the user and system scopes, but
+# Spack still reads its own instance's scopes ($spack/etc/spack and its site
+# scope, $spack/etc/spack/site). Every section this run depends on is
+# therefore written with `section::`, which replaces what any lower scope
+# says; the section's defaults ($spack/etc/spack/defaults/base and the
+# platform's) are merged in first, so nothing but the defaults and this
+# configuration is read.
+"$py" - "$spack_root/etc/spack/defaults" "$work/config" <<'PY' || fail "writing the isolated configuration"
+import os, sys, yaml
+defaults, config = sys.argv[1:]
+
+def merge(low, high):
+    if isinstance(low, dict) and isinstance(high, dict):
+        out = dict(low)
+        for k, v in high.items():
+            out[k] = merge(low[k], v) if k in low else v
+        return out
+    return high
+
+for section in ("config", "packages", "concretizer", "modules", "mirrors", "repos",
+                "bootstrap", "upstreams"):
+    value = {}
+    if section not in ("mirrors", "repos"):  # only this run's mirrors and repositories
+        for layer in ("base", "linux"):
+            path = os.path.join(defaults, layer, section + ".yaml")
+            if os.path.isfile(path):
+                value = merge(value, (yaml.safe_load(open(path)) or {}).get(section) or {})
+    ours = os.path.join(config, section + ".yaml")
+    if os.path.isfile(ours):
+        doc = yaml.safe_load(open(ours)) or {}
+        value = merge(value, doc.get(section, doc.get(section + ":")) or {})
+    with open(ours, "w") as f:
+        if not value:
+            f.write(section + ":: {}\n")
+        else:
+            body = yaml.safe_dump(value, default_flow_style=False, sort_keys=False)
+            f.write(section + "::\n" + "".join("  " + l + "\n" for l in body.splitlines()))
+PY
+echo "externals (packages.yaml from spack/packages_yaml.sh $kokkos):"
+sed -n 's/^ *- spec: /  /p' "$work/config/packages.yaml"
 echo "  every other package: buildable: false (only strata, compiler-wrapper and gcc-runtime are built)"
+echo "config, packages, concretizer, modules, mirrors, repos, bootstrap and upstreams are written"
+echo "with '::' over Spack's defaults: no other scope (site, instance) is read"
 spack repo list || fail "spack repo list"
 spack compiler list || fail "spack compiler list"
 

@@ -3,7 +3,7 @@
 # Written for Spack >= 1.0 (package API v2: the build-system base classes come
 # from the builtin repository, spack_repo.builtin.build_systems), after the
 # builtin arborx, cabana and kokkos-kernels recipes. See spack/README.md for
-# how to use it as a local repository and how the 0.2.0 tarball is made.
+# how to use it as a local repository and how a release tarball is made.
 #
 # Strata has no backend switches of its own: it builds for the backends of the
 # Kokkos it finds, so the backend variants below steer which Kokkos the
@@ -24,13 +24,12 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
     command-line tool and C, Fortran and Python interfaces."""
 
     # The project's intended location (not published yet). Until it is, the
-    # 0.2.0 tarball comes from scripts/make_release_tarball.sh through a file
-    # mirror, and `main` from a local checkout (spack/README.md).
+    # release tarballs come from scripts/make_release_tarball.sh through a
+    # file mirror, and `main` from a local checkout (spack/README.md).
     homepage = "https://github.com/strata-hpc/strata"
-    url = "https://github.com/strata-hpc/strata/releases/download/v0.2.0/strata-0.2.0.tar.gz"
+    url = "https://github.com/strata-hpc/strata/releases/download/v0.3.0/strata-0.3.0.tar.gz"
     git = "https://github.com/strata-hpc/strata.git"
 
-    # The project's GitHub organisation until the maintainers' handles are listed.
     maintainers("strata-hpc")
 
     license("BSD-3-Clause")  # LICENSE
@@ -38,7 +37,8 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
     test_requires_compiler = True
 
     version("main", branch="main")
-    # scripts/make_release_tarball.sh 0.2.0 v0.2.0 (commit 981001b00a03993e650886f863577d8fdab27aae)
+    # sha256: `scripts/make_release_tarball.sh VERSION COMMIT | tail -1`
+    version("0.3.0", sha256="af6735ec0c7149fb9d9814c31bf5230141d8f89d7db934ae1eab2a6d54774603")
     version("0.2.0", sha256="3f0c732b8bbf59b95dc18ad9cd9772c2f4bb04e3a6a4e8237fb2118cea02bc68")
 
     # Host backends, forwarded to Kokkos (cuda / cuda_arch and rocm /
@@ -49,9 +49,10 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
     variant("shared", default=True, description="Build libstrata as a shared library")
     variant("tests", default=False, description="Build the unit and CLI tests (GoogleTest, Python)")
     variant("python", default=False, description="Build the Python module strata (pybind11, NumPy)")
+    # Off by default: only the header-only interop and its tests use it.
     variant(
         "kokkos-kernels",
-        default=True,
+        default=False,
         description="The Kokkos Kernels interop (strata::kokkos_kernels::sptrsv_symbolic, "
         "STRATA_ENABLE_KOKKOS_KERNELS)",
     )
@@ -72,9 +73,14 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
         )
     # Kokkos Kernels: only the header-only interop <strata/kokkos_kernels/...>
     # (and its test, example and the benchmarks against it) uses it; libstrata
-    # does not link it, consumers of Strata::strata get it. Spack's Kokkos
-    # Kernels pins its Kokkos to its own version.
+    # does not link it, consumers of Strata::strata get it. A Kokkos Kernels
+    # is built against the Kokkos of its own major.minor version. Spack's
+    # kokkos-kernels recipe pins that, but an external Kokkos Kernels has no
+    # dependencies, so the pairing is stated here (Strata's CMake refuses a
+    # mismatch too).
     depends_on("kokkos-kernels@:4.6", when="+kokkos-kernels")
+    for _kokkos in ("3.4", "3.5", "3.6", "3.7", "4.0", "4.1", "4.2", "4.3", "4.4", "4.5", "4.6"):
+        depends_on(f"kokkos-kernels@{_kokkos}", when=f"+kokkos-kernels ^kokkos@{_kokkos}")
 
     depends_on("kokkos+serial", when="+serial")
     depends_on("kokkos+openmp", when="+openmp")
