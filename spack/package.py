@@ -78,9 +78,19 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
     # kokkos-kernels recipe pins that, but an external Kokkos Kernels has no
     # dependencies, so the pairing is stated here (Strata's CMake refuses a
     # mismatch too).
+    # (Written as conflicts, as Kokkos Kernels 3.4 to 3.6 exist only as
+    # externals: Spack's kokkos-kernels recipe starts at 3.7.02.)
     depends_on("kokkos-kernels@:4.6", when="+kokkos-kernels")
-    for _kokkos in ("3.4", "3.5", "3.6", "3.7", "4.0", "4.1", "4.2", "4.3", "4.4", "4.5", "4.6"):
-        depends_on(f"kokkos-kernels@{_kokkos}", when=f"+kokkos-kernels ^kokkos@{_kokkos}")
+    _minors = ("3.4", "3.5", "3.6", "3.7", "4.0", "4.1", "4.2", "4.3", "4.4", "4.5", "4.6")
+    for _i, _kk in enumerate(_minors):
+        _below = _minors[_i - 1] if _i > 0 else "3.3"
+        _above = _minors[_i + 1] if _i + 1 < len(_minors) else "4.7"
+        for _other in (f"@:{_below}", f"@{_above}:"):
+            conflicts(
+                f"^kokkos{_other}",
+                when=f"+kokkos-kernels ^kokkos-kernels@{_kk}",
+                msg=f"Kokkos Kernels {_kk} is built against Kokkos {_kk}: use a kokkos@{_kk}",
+            )
 
     depends_on("kokkos+serial", when="+serial")
     depends_on("kokkos+openmp", when="+openmp")
