@@ -288,6 +288,20 @@ echo "concretized in ${concretize_s} s; to build: ${built:-?}"
 grep -q "strata\.strata@$version" "$work/spec.txt" || fail "the spec does not name strata.strata@$version"
 grep -Eq "kokkos@$kokkos_v.*\+openmp" "$work/spec.txt" || fail "Kokkos is not the external kokkos@$kokkos_v+openmp"
 
+# The recipe ties Kokkos Kernels to Kokkos' version: with a kokkos-kernels
+# external of another version than the Kokkos external, +kokkos-kernels must
+# not concretize (an external has no dependencies of its own to say so).
+mkdir -p "$work/tie"
+cp "$work/config/"*.yaml "$work/tie/"
+sed -i "s/- spec: kokkos-kernels@[^ ]*/- spec: kokkos-kernels@4.6.02/" "$work/tie/packages.yaml"
+if [ "${kokkos_v%.*}" != 4.6 ]; then
+  if "$spack_root/bin/spack" -C "$work/tie" spec "strata@$version+openmp+kokkos-kernels" >"$work/tie.log" 2>&1; then
+    cat "$work/tie.log"; fail "strata+kokkos-kernels concretized with kokkos@$kokkos_v and kokkos-kernels@4.6.02"
+  fi
+  grep -m1 "Kokkos Kernels 4.6 is built against Kokkos 4.6" "$work/tie.log" \
+    || { cat "$work/tie.log"; fail "the Kokkos Kernels tie: no conflict message"; }
+fi
+
 step "4/6 spack install${test_root:+ }$( [ $test_root = yes ] && echo '--test=root') $spec (from the mirror)"
 install_args=(install --verbose --fail-fast -j "$jobs")
 [ $test_root = yes ] && install_args+=(--test=root)
