@@ -37,8 +37,8 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
     test_requires_compiler = True
 
     version("main", branch="main")
-    # sha256: `scripts/make_release_tarball.sh VERSION COMMIT | tail -1`
-    version("0.3.0", sha256="af6735ec0c7149fb9d9814c31bf5230141d8f89d7db934ae1eab2a6d54774603")
+    # sha256: `scripts/make_release_tarball.sh 0.3.0 <release commit> | tail -1`
+    version("0.3.0", sha256="8219f53667c0a8d8a30d6fd15e391b6d544d66445a14da8e1dcb5f14a069c2bd")
     version("0.2.0", sha256="3f0c732b8bbf59b95dc18ad9cd9772c2f4bb04e3a6a4e8237fb2118cea02bc68")
 
     # Host backends, forwarded to Kokkos (cuda / cuda_arch and rocm /
