@@ -25,6 +25,7 @@
 // staging. No rank holds more than its share plus its own input.
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -201,6 +202,21 @@ Kokkos::View<WaveDependency<Ordinal>*, typename ExecSpace::memory_space> send_to
 
 }  // namespace detail
 
+/// InvalidArgument unless `begin` is a block partition of `wave_count` waves
+/// over `ranks` ranks: ranks + 1 entries, 0 first, wave_count last, non-decreasing.
+inline void check_fixed_wave_begin(const std::vector<std::uint64_t>& begin,
+                                   std::uint64_t wave_count, int ranks) {
+  bool ok = begin.size() == std::size_t(ranks) + 1 && begin.front() == 0 &&
+            begin.back() == wave_count;
+  for (std::size_t r = 0; ok && r + 1 < begin.size(); ++r) ok = begin[r] <= begin[r + 1];
+  if (!ok)
+    throw PlanError::invalid_argument(
+        "DistributedOptions::wave_begin is not a block partition of " +
+            std::to_string(wave_count) + " waves over " + std::to_string(ranks) + " ranks",
+        "give ranks + 1 non-decreasing entries from 0 to the wave count (rank r owns "
+        "[wave_begin[r], wave_begin[r + 1])), or leave it empty to cut by weight");
+}
+
 template <class ExecSpace, class Ordinal>
 struct DistributedDependencies {
   ShardPlan shard;
@@ -216,7 +232,8 @@ struct DistributedDependencies {
 template <class Offset = DefaultOffset, class ExecSpace, class Ordinal, class... P>
 DistributedDependencies<ExecSpace, Ordinal> distribute_dependencies(
     const ExecSpace& space, const Communicator& comm, std::uint64_t wave_count,
-    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& local, std::uint64_t budget_bytes) {
+    const Kokkos::View<const WaveDependency<Ordinal>*, P...>& local, std::uint64_t budget_bytes,
+    const std::vector<std::uint64_t>& fixed_wave_begin = {}) {
   using Memory = typename ExecSpace::memory_space;
   DistributedDependencies<ExecSpace, Ordinal> out;
   const int ranks = comm.size(), rank = comm.rank();
@@ -261,6 +278,17 @@ DistributedDependencies<ExecSpace, Ordinal> distribute_dependencies(
     out.shard = make_shard_plan(ranks, shard_rates<Ordinal, Offset>(), wave_count,
                                 dependency_count, max_degree, budget_bytes);
   });
+
+  // A partition the caller fixed (a mesh decomposition that the waves'
+  // numbering follows): checked, then used instead of the weight cut.
+  if (!fixed_wave_begin.empty()) {
+    collective_phase(comm, [&] { check_fixed_wave_begin(fixed_wave_begin, wave_count, ranks); });
+    out.shard.wave_begin = fixed_wave_begin;
+    degree = {};
+    const Kokkos::View<const WaveDependency<Ordinal>*, Memory> staged = by_uniform;
+    out.owned = detail::send_to_owners(space, comm, staged, fixed_wave_begin, out.peak_bytes);
+    return out;
+  }
 
   // cut: cut k = the first wave whose exclusive weight prefix reaches target k.
   const ShardRates rates = out.shard.rates;

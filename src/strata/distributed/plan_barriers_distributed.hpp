@@ -54,6 +54,10 @@ namespace strata::distributed {
 
 struct DistributedOptions {
   std::uint64_t rank_budget_bytes = 0;  ///< bytes one rank may hold; 0: unbounded
+  /// A fixed block partition (ranks + 1 entries: rank r owns [wave_begin[r],
+  /// wave_begin[r + 1])), e.g. a mesh decomposition the wave ids follow; empty:
+  /// cut by weight under the budget. InvalidArgument when malformed.
+  std::vector<std::uint64_t> wave_begin;
 };
 
 /// One rank's share of a distributed plan.
@@ -272,7 +276,7 @@ DistributedPlan<ExecSpace, Ordinal> plan_barriers_distributed(
   using Graph = DependencyGraph<ExecSpace, Ordinal, Offset>;
   DistributedPlan<ExecSpace, Ordinal> plan;
   auto dist = distribute_dependencies<Offset>(space, comm, wave_count, local,
-                                              options.rank_budget_bytes);
+                                              options.rank_budget_bytes, options.wave_begin);
   plan.shard = dist.shard;
   plan.peak_bytes = dist.peak_bytes;
   const int rank = comm.rank();

@@ -1,0 +1,238 @@
+#pragma once
+// The distributed Executor's MPI side: the receives of every message a rank
+// expects (posted at once, matched in order per source: MPI's non-overtaking
+// rule on one communicator and tag), the sends of each finished segment, the
+// stop notices, and the collective stop.
+//
+// Every wait is a polling loop (MPI_Testsome, MPI_Iprobe, MPI_Test) inside a
+// watchdog scope that restarts whenever something arrives: a rank that died
+// or hangs ends the others in bounded time (watchdog.hpp), while a rank that
+// merely waits for a slower one's local work is not ended as long as any
+// message arrives within the MPI timeout.
+//
+// The collective stop (after the last segment, the wall-time limit, or a
+// fault): every rank joins an MPI_Ibarrier and keeps receiving while it waits
+// (no rank starts a segment after joining); then the ranks exchange how many
+// messages each sent to each, every rank completes exactly those receives
+// (so nothing is in flight and run() can resume), and the stop notices are
+// all received.
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <mpi.h>
+
+#include <strata/distributed/communicator.hpp>
+#include <strata/distributed/distribute_dependencies.hpp>
+#include <strata/distributed/detail/exchange_layout.hpp>
+#include <strata/distributed/watchdog.hpp>
+#include <strata/distributed/namespace_alias.hpp>
+
+namespace strata::distributed::detail {
+
+inline constexpr int data_tag = 1;
+inline constexpr int stop_tag = 2;
+
+/// A watchdog scope that restarts on progress (see the file comment).
+class WatchedWait {
+ public:
+  WatchedWait(const char* call, int rank) : call_(call), rank_(rank) { scope_.emplace(call_, rank_); }
+  void progressed() {
+    scope_.reset();
+    scope_.emplace(call_, rank_);
+  }
+  void pause() { scope_.reset(); }
+
+ private:
+  const char* call_;
+  int rank_;
+  std::optional<BlockingCall> scope_;
+};
+
+class MessageEngine {
+ public:
+  MessageEngine(MPI_Comm comm, const ExchangeLayout& layout, std::uint64_t message_bytes)
+      : message_bytes_(message_bytes) {
+    for (const auto& m : layout.incoming) (void)mpi_count((m.slot_end - m.slot_begin) * message_bytes_);
+    check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup", comm);
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &ranks_);
+    recv_requests_.assign(layout.incoming.size(), MPI_REQUEST_NULL);
+    first_message_of_.assign(std::size_t(ranks_) + 1, 0);
+    for (const auto& m : layout.incoming) ++first_message_of_[std::size_t(m.source) + 1];
+    for (int r = 0; r < ranks_; ++r)
+      first_message_of_[std::size_t(r) + 1] += first_message_of_[std::size_t(r)];
+    received_of_.assign(std::size_t(ranks_), 0);
+    sent_to_.assign(std::size_t(ranks_), 0);
+  }
+  // Posted requests point into the owner's buffers: the engine stays where it is.
+  MessageEngine(const MessageEngine&) = delete;
+  MessageEngine& operator=(const MessageEngine&) = delete;
+  ~MessageEngine() {
+    int finalized = 1;
+    MPI_Finalized(&finalized);
+    if (comm_ == MPI_COMM_NULL || finalized) return;
+    cancel_receives();
+    MPI_Comm_free(&comm_);
+  }
+
+  MPI_Comm comm() const { return comm_; }
+  bool posted() const { return posted_; }
+
+  /// Posts every expected receive into `buffer` (laid out as the layout's).
+  void post_receives(const ExchangeLayout& layout, char* buffer) {
+    for (std::size_t m = 0; m < layout.incoming.size(); ++m) {
+      const auto& in = layout.incoming[m];
+      check_mpi(MPI_Irecv(buffer + in.slot_begin * message_bytes_,
+                          int((in.slot_end - in.slot_begin) * message_bytes_), MPI_BYTE, in.source,
+                          data_tag, comm_, &recv_requests_[m]),
+                "MPI_Irecv", comm_);
+    }
+    std::fill(received_of_.begin(), received_of_.end(), 0);
+    std::fill(sent_to_.begin(), sent_to_.end(), 0);
+    posted_ = true;
+  }
+
+  /// Cancels the receives still posted (reset, destruction).
+  void cancel_receives() {
+    for (auto& r : recv_requests_)
+      if (r != MPI_REQUEST_NULL) {
+        MPI_Cancel(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+      }
+    posted_ = false;
+  }
+
+  /// Sends `slots` slots at `data` to `destination` (one message).
+  void send(int destination, const char* data, std::uint64_t slots) {
+    send_requests_.emplace_back();
+    check_mpi(MPI_Isend(data, int(slots * message_bytes_), MPI_BYTE, destination, data_tag, comm_,
+                        &send_requests_.back()),
+              "MPI_Isend", comm_);
+    ++sent_to_[std::size_t(destination)];
+    ++messages_sent_;
+    bytes_sent_ += slots * message_bytes_;
+  }
+
+  /// Completed receives since the last call: calls arrived(m) for each.
+  template <class Arrived>
+  bool progress(Arrived&& arrived) {
+    if (recv_requests_.empty()) return false;
+    indices_.resize(recv_requests_.size());
+    int count = 0;
+    check_mpi(MPI_Testsome(int(recv_requests_.size()), recv_requests_.data(), &count,
+                           indices_.data(), MPI_STATUSES_IGNORE),
+              "MPI_Testsome", comm_);
+    if (count == MPI_UNDEFINED || count == 0) return false;
+    for (int i = 0; i < count; ++i) {
+      const std::size_t m = std::size_t(indices_[std::size_t(i)]);
+      ++received_of_[std::size_t(source_of(m))];
+      arrived(m);
+    }
+    return true;
+  }
+
+  /// Tells every other rank to stop starting segments.
+  void notify_stop() {
+    if (stop_sent_) return;
+    stop_sent_ = true;
+    for (int r = 0; r < ranks_; ++r)
+      if (r != rank_) {
+        stop_requests_.emplace_back();
+        check_mpi(MPI_Isend(&stop_word_, 1, MPI_INT, r, stop_tag, comm_, &stop_requests_.back()),
+                  "MPI_Isend", comm_);
+      }
+  }
+
+  /// Whether a stop notice has arrived (received, so that it is consumed).
+  bool stop_noticed() {
+    int flag = 0;
+    MPI_Status status;
+    check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, stop_tag, comm_, &flag, &status), "MPI_Iprobe", comm_);
+    if (flag) {
+      int word = 0;
+      check_mpi(MPI_Recv(&word, 1, MPI_INT, status.MPI_SOURCE, stop_tag, comm_, MPI_STATUS_IGNORE),
+                "MPI_Recv", comm_);
+      ++stops_received_;
+      stop_seen_ = true;
+    }
+    return stop_seen_;
+  }
+
+  /// The collective stop (see the file comment); `arrived` as in progress().
+  template <class Arrived>
+  void stop(Arrived&& arrived) {
+    WatchedWait wait("MPI_Ibarrier (distributed executor stop)", rank_);
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    check_mpi(MPI_Ibarrier(comm_, &barrier), "MPI_Ibarrier", comm_);
+    for (int done = 0; !done;) {
+      bool moved = progress(arrived);
+      (void)stop_noticed();
+      check_mpi(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE), "MPI_Test", comm_);
+      if (moved) wait.progressed();
+      else if (!done) std::this_thread::yield();
+    }
+    // Every rank has stopped sending: complete exactly what was sent.
+    std::vector<std::uint64_t> expected(static_cast<std::size_t>(ranks_));
+    {
+      const BlockingCall watched("MPI_Alltoall", rank_);
+      check_mpi(MPI_Alltoall(sent_to_.data(), 1, MPI_UINT64_T, expected.data(), 1, MPI_UINT64_T,
+                             comm_),
+                "MPI_Alltoall", comm_);
+    }
+    for (int r = 0; r < ranks_; ++r)
+      while (received_of_[std::size_t(r)] < expected[std::size_t(r)]) {
+        if (progress(arrived)) wait.progressed();
+        else std::this_thread::yield();
+      }
+    wait_all(send_requests_, wait);
+    wait_all(stop_requests_, wait);
+    int senders = 0, mine = stop_sent_ ? 1 : 0;
+    {
+      const BlockingCall watched("MPI_Allreduce", rank_);
+      check_mpi(MPI_Allreduce(&mine, &senders, 1, MPI_INT, MPI_SUM, comm_), "MPI_Allreduce", comm_);
+    }
+    while (stops_received_ < std::uint64_t(senders - mine)) {
+      stop_seen_ = false;
+      if (stop_noticed()) wait.progressed();
+      else std::this_thread::yield();
+    }
+    stop_sent_ = stop_seen_ = false;
+    stops_received_ = 0;
+  }
+
+  std::uint64_t messages_sent() const { return messages_sent_; }
+  std::uint64_t bytes_sent() const { return bytes_sent_; }
+  void clear_counters() { messages_sent_ = bytes_sent_ = 0; }
+
+ private:
+  int source_of(std::size_t m) const {
+    int r = 0;
+    while (first_message_of_[std::size_t(r) + 1] <= m) ++r;
+    return r;
+  }
+  void wait_all(std::vector<MPI_Request>& requests, WatchedWait& wait) {
+    for (int done = 0; !done;) {
+      check_mpi(MPI_Testall(int(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE),
+                "MPI_Testall", comm_);
+      if (!done) std::this_thread::yield();
+    }
+    (void)wait;
+    requests.clear();
+  }
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, ranks_ = 1;
+  std::uint64_t message_bytes_ = 0;
+  std::vector<MPI_Request> recv_requests_, send_requests_, stop_requests_;
+  std::vector<int> indices_;
+  std::vector<std::uint64_t> first_message_of_;  ///< per source: first incoming message
+  std::vector<std::uint64_t> received_of_, sent_to_;
+  std::uint64_t messages_sent_ = 0, bytes_sent_ = 0, stops_received_ = 0;
+  int stop_word_ = 1;
+  bool posted_ = false, stop_sent_ = false, stop_seen_ = false;
+};
+
+}  // namespace strata::distributed::detail

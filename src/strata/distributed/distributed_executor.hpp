@@ -1,0 +1,504 @@
+#pragma once
+// strata::distributed::Executor: runs a distributed plan's waves on their
+// ranks, each wave once, after all its predecessors, local and remote.
+//
+//   auto plan  = distributed::plan_barriers_distributed(space, comm, waves, my_deps);
+//   auto graph = distributed::local_graph(space, comm, plan, my_deps);
+//   distributed::Executor<Space> executor(space, comm, plan, graph, config, {sizeof(Face)});
+//   auto report = executor.run(wave_functor, message_hook);
+//
+// Each rank runs its own waves with the single-rank strata::Executor, one run
+// per *segment* (detail/exchange_layout.hpp): a run of consecutive local
+// levels that needs remote data only at its start and sends only at its end.
+// A dependency whose ends live on two ranks is one message slot: when the
+// segment holding `before` has finished, hook.pack(before, after, slot) writes
+// what `after` needs into `message_bytes` bytes; the slots of a segment are
+// sent as one message per destination rank (MPI_Isend). On the receiving
+// rank, every expected message is posted once (MPI_Irecv) and progressed with
+// MPI_Testsome while the rank works or waits; when every message a segment
+// reads has arrived, hook.unpack(before, after, slot) runs for its slots and
+// then the segment starts. There is no global barrier per layer: a rank waits
+// only for the messages its next segment reads.
+//
+// Staging: pack and unpack run on the execution space, on device buffers.
+// Where that memory is not host memory (CUDA, HIP), each message is copied to
+// a host buffer before MPI_Isend and from it after it arrives, unless
+// ExchangeOptions::gpu_aware_mpi says that the MPI reads device memory
+// (Strata does not detect it); host backends send their buffers as they are.
+//
+// Collective (every rank calls the constructor, run() and reset() alike):
+//  * options that shape the collective work (ExchangeOptions, the mode and
+//    other RunOptions, LaunchConfig::max_wall_time) must be equal on every
+//    rank: a difference is InvalidArgument on every rank, naming the field;
+//  * a wave that returns TaskState::Faulted stops every rank (no segment
+//    starts after the notice arrives) and run() throws WaveFaulted naming the
+//    global wave on every rank (the lowest, when several faulted); run()
+//    throws it again until reset();
+//  * LaunchConfig::max_wall_time: once it has passed on a rank, that rank
+//    starts no segment and tells the others, which stop too (a segment's own
+//    run drains at the same limit, counted from its start, as the single-rank
+//    Executor does); the running waves finish, every message sent is received, and run() returns
+//    drained = true on every rank; run() again resumes, and the runs together
+//    equal one uninterrupted run;
+//  * a rank that dies or hangs ends the others in bounded time: every wait
+//    runs under the MPI watchdog (watchdog.hpp, STRATA_MPI_TIMEOUT).
+//
+// The wave functor is a single-rank Executor's team-level or thread-level
+// functor, called with global wave ids. Results are bitwise those of a
+// single-rank run for a deterministic functor at every rank count: each wave
+// reads the same inputs, whether they come from its rank or a message.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <strata/core/error.hpp>
+#include <strata/core/storage.hpp>
+#include <strata/distributed/communicator.hpp>
+#include <strata/distributed/detail/exchange_layout.hpp>
+#include <strata/distributed/detail/message_engine.hpp>
+#include <strata/distributed/distributed_error.hpp>
+#include <strata/distributed/plan_barriers_distributed.hpp>
+#include <strata/distributed/rank_storage.hpp>
+#include <strata/execute/executor.hpp>
+#include <strata/execute/run_options.hpp>
+#include <strata/graph/dependency_graph.hpp>
+#include <strata/launch/launch_config.hpp>
+#include <strata/plan/barrier_plan.hpp>
+#include <strata/distributed/namespace_alias.hpp>
+
+namespace strata::distributed {
+
+/// The choices that shape the exchange (equal on every rank).
+struct ExchangeOptions {
+  /// Bytes per cross-rank dependency (one message slot); 0: the messages only
+  /// order the waves (the hook's pack and unpack are not called).
+  std::uint64_t message_bytes = 0;
+  /// A segment sends after this many of its levels with remote successors
+  /// (the aggregation knob: larger sends fewer, larger messages later).
+  std::uint64_t output_levels_per_message = 1;
+  /// The MPI reads and writes device memory: no host staging (not detected).
+  bool gpu_aware_mpi = false;
+};
+
+/// The hook of a run whose messages carry no data.
+template <class Ordinal>
+struct NoMessages {
+  KOKKOS_FUNCTION void pack(Ordinal, Ordinal, char*) const {}
+  KOKKOS_FUNCTION void unpack(Ordinal, Ordinal, const char*) const {}
+};
+
+/// What one run() did; counts are over all ranks (equal on every rank), the
+/// time is this rank's.
+struct DistributedRunReport {
+  ExecuteMode mode = ExecuteMode::Automatic;  ///< as requested (segments choose in Automatic)
+  std::uint64_t waves_run = 0;       ///< waves completed in this call
+  std::uint64_t waves_total = 0;     ///< waves completed since the last reset
+  std::uint64_t segments_run = 0;    ///< single-rank executor runs in this call
+  std::uint64_t messages_sent = 0;   ///< MPI messages of wave data in this call
+  std::uint64_t bytes_sent = 0;      ///< their payload
+  std::uint64_t cross_rank_dependencies = 0;  ///< message slots of a whole run
+  double elapsed_seconds = 0;        ///< this rank's host wall time of the call
+  bool drained = false;              ///< stopped at max_wall_time: run() resumes
+  bool complete = false;             ///< every wave of every rank completed
+};
+
+namespace detail {
+
+/// The wave functor called with global ids (team-level or thread-level form).
+template <class F, class Ordinal, class Memory, class Team>
+struct GlobalTeamWave {
+  F f;
+  Kokkos::View<const Ordinal*, Memory> global;
+  Ordinal first;
+  KOKKOS_FUNCTION TaskState operator()(const Team& team, const Ordinal w) const {
+    return f(team, global(first + w));
+  }
+};
+template <class F, class Ordinal, class Memory>
+struct GlobalThreadWave {
+  F f;
+  Kokkos::View<const Ordinal*, Memory> global;
+  Ordinal first;
+  KOKKOS_FUNCTION TaskState operator()(const Ordinal w) const { return f(global(first + w)); }
+};
+
+/// The fields of a run's collective options, for the agreement check.
+inline std::vector<std::pair<const char*, std::uint64_t>> collective_fields(
+    const ExchangeOptions& x, const launch::LaunchConfig& c, const RunOptions& o) {
+  return {{"ExchangeOptions::message_bytes", x.message_bytes},
+          {"ExchangeOptions::output_levels_per_message", x.output_levels_per_message},
+          {"ExchangeOptions::gpu_aware_mpi", x.gpu_aware_mpi ? 1u : 0u},
+          {"LaunchConfig::max_wall_time", std::uint64_t(c.max_wall_time.count())},
+          {"RunOptions::mode", std::uint64_t(o.mode)},
+          {"RunOptions::max_requeues_per_wave", o.max_requeues_per_wave},
+          {"RunOptions::team_size", std::uint64_t(std::int64_t(o.team_size))},
+          {"RunOptions::league_size", o.league_size}};
+}
+
+/// InvalidArgument on every rank when a field differs between ranks.
+inline void agree_on_options(const Communicator& comm,
+                             const std::vector<std::pair<const char*, std::uint64_t>>& fields) {
+  std::vector<std::uint64_t> lo, hi;
+  for (const auto& f : fields) lo.push_back(f.second);
+  hi = lo;
+  comm.all_reduce_in_place(lo, MPI_MIN);
+  comm.all_reduce_in_place(hi, MPI_MAX);
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (lo[i] != hi[i])
+      throw PlanError::invalid_argument(
+          std::string(fields[i].first) + " differs between the MPI ranks (from " +
+              std::to_string(lo[i]) + " to " + std::to_string(hi[i]) + ")",
+          "give every rank the same options: the distributed executor's ranks run one "
+          "schedule together");
+}
+
+}  // namespace detail
+
+template <class ExecSpace, class Ordinal = DefaultOrdinal, class Offset = DefaultOffset>
+class Executor {
+ public:
+  using execution_space = ExecSpace;
+  using memory_space = typename ExecSpace::memory_space;
+  using team_member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using plan_type = DistributedPlan<ExecSpace, Ordinal>;
+  using graph_type = DependencyGraph<ExecSpace, Ordinal, Offset>;
+
+  /// `plan` from plan_barriers_distributed, `graph` from local_graph (same
+  /// comm, same space). Collective. InvalidArgument when the graph's rows are
+  /// not the rank's waves or an exchange option differs between ranks;
+  /// InvalidLaunchConfig for an unschedulable `config`.
+  Executor(const ExecSpace& space, const Communicator& comm, const plan_type& plan,
+           const graph_type& graph, const launch::LaunchConfig& config = {},
+           const ExchangeOptions& exchange = {})
+      : space_(space), comm_(comm), config_(config), exchange_(exchange) {
+    config_.validate();
+    const std::uint64_t n = plan.shard.wave_count_of(comm.rank());
+    collective_phase(comm, [&] {
+      if (graph.wave_count() != n || plan.level.extent(0) != n)
+        throw PlanError::invalid_argument(
+            "rank " + std::to_string(comm.rank()) + " owns " + std::to_string(n) +
+                " waves but its local graph has " + std::to_string(graph.wave_count()) + " rows",
+            "build the graph with distributed::local_graph from the same plan");
+    });
+    detail::agree_on_options(comm, detail::collective_fields(exchange_, config_, RunOptions{}));
+    first_wave_ = plan.first_wave;
+    wave_count_ = plan.wave_count();
+    const auto level = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.level);
+    const auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.row_map);
+    const auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.entries);
+    static const Offset no_rows[1] = {0};
+    layout_ = detail::build_exchange_layout<Offset, Ordinal>(
+        comm, plan.shard.wave_begin, level.data(), n != 0 ? row_map.data() : no_rows,
+        entries.data(), exchange_.output_levels_per_message);
+    cross_rank_dependencies_ = comm.sum(std::uint64_t(layout_.out_before.size()));
+    collective_phase(comm, [&] { build_segments(row_map, entries); });
+    engine_ = std::make_unique<detail::MessageEngine>(comm.comm(), layout_, exchange_.message_bytes);
+    reset();
+  }
+
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  /// Runs the waves not completed yet (see the file comment). Collective.
+  /// Hook: KOKKOS_FUNCTION void pack(Ordinal before, Ordinal after, char* slot) const
+  ///       KOKKOS_FUNCTION void unpack(Ordinal before, Ordinal after, const char* slot) const
+  /// (slot: message_bytes bytes; NoMessages when the messages carry nothing).
+  template <class Functor, class Hook = NoMessages<Ordinal>>
+  DistributedRunReport run(const Functor& f, const Hook& hook = {}, const RunOptions& options = {});
+
+  /// Every wave pending again. Call it on every rank before the next run().
+  void reset() {
+    engine_->cancel_receives();
+    next_segment_ = 0;
+    unpacked_ = ~std::size_t(0);
+    completed_ = 0;
+    error_.reset();
+    missing_.resize(layout_.segments.size());
+    for (std::size_t s = 0; s < missing_.size(); ++s) missing_[s] = layout_.segments[s].messages_needed;
+    for (auto& e : executors_) e->reset();
+  }
+
+  /// Whether every wave of this rank has completed.
+  bool rank_complete() const { return next_segment_ == layout_.segments.size(); }
+  /// Waves of this rank completed since the last reset.
+  std::uint64_t waves_completed() const { return local_completed(); }
+  /// Single-rank executor runs a whole run takes on this rank.
+  std::size_t segment_count() const { return layout_.segments.size(); }
+  std::uint64_t cross_rank_dependencies() const { return cross_rank_dependencies_; }
+
+ private:
+  using SegmentExecutor = strata::Executor<ExecSpace, Ordinal, Offset>;
+  using OrdinalView = Kokkos::View<Ordinal*, memory_space>;
+  using ByteView = Kokkos::View<char*, memory_space>;
+
+  template <class RowMap, class Entries>
+  void build_segments(const RowMap& row_map, const Entries& entries) {
+    const std::uint64_t n = layout_.order.size();
+    std::vector<std::uint64_t> position(n);
+    for (std::uint64_t p = 0; p < n; ++p) position[layout_.order[p]] = p;
+    // position -> global wave, on the device (the functor adapter reads it)
+    global_ = allocate_view<OrdinalView>(n, "distributed::global_wave");
+    auto global_host = Kokkos::create_mirror_view(global_);
+    for (std::uint64_t p = 0; p < n; ++p) global_host(p) = Ordinal(first_wave_ + layout_.order[p]);
+    Kokkos::deep_copy(global_, global_host);
+    const std::uint64_t lo = first_wave_;
+    // A segment's run drains at max_wall_time too (measured from its own
+    // start), so one long segment (a rank's whole graph on one rank) stops in time.
+    const launch::LaunchConfig segment_config = config_;
+    for (const auto& s : layout_.segments) {
+      const std::uint64_t count = s.position_end - s.position_begin;
+      BarrierPlan<ExecSpace, Ordinal> plan;
+      plan.group_offsets = allocate_view<OrdinalView>(s.level_count + 1, "distributed::segment_groups");
+      plan.waves = allocate_view<OrdinalView>(count, "distributed::segment_waves");
+      plan.level = allocate_view<OrdinalView>(count, "distributed::segment_levels");
+      auto offsets = Kokkos::create_mirror_view(plan.group_offsets);
+      auto waves = Kokkos::create_mirror_view(plan.waves);
+      auto levels = Kokkos::create_mirror_view(plan.level);
+      std::uint64_t group = 0;
+      offsets(0) = 0;
+      for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint64_t p = s.position_begin + i;
+        if (i > 0 && layout_.level_of_position[p] != layout_.level_of_position[p - 1])
+          offsets(++group) = Ordinal(i);
+        waves(i) = Ordinal(i);
+        levels(i) = Ordinal(group);
+      }
+      offsets(s.level_count) = Ordinal(count);
+      Kokkos::deep_copy(plan.group_offsets, offsets);
+      Kokkos::deep_copy(plan.waves, waves);
+      Kokkos::deep_copy(plan.level, levels);
+      // The segment's own edges, in segment ids (positions - position_begin).
+      graph_type g;
+      g.row_map = allocate_view<typename graph_type::row_map_type>(count + 1, "distributed::segment_row_map");
+      auto rows = Kokkos::create_mirror_view(g.row_map);
+      std::vector<Ordinal> targets;
+      rows(0) = 0;
+      for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint64_t u = layout_.order[s.position_begin + i];
+        for (Offset e = row_map(u); e < row_map(u + 1); ++e) {
+          const std::uint64_t t = std::uint64_t(entries(e)) - lo;
+          if (t >= n) continue;
+          const std::uint64_t q = position[t];
+          if (q >= s.position_begin && q < s.position_end)
+            targets.push_back(Ordinal(q - s.position_begin));
+        }
+        rows(i + 1) = Offset(targets.size());
+      }
+      g.entries = allocate_view<typename graph_type::entries_type>(targets.size(), "distributed::segment_entries");
+      Kokkos::deep_copy(g.row_map, rows);
+      Kokkos::deep_copy(g.entries, Kokkos::View<const Ordinal*, Kokkos::HostSpace,
+                                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                                       targets.data(), targets.size()));
+      executors_.push_back(std::make_unique<SegmentExecutor>(space_, plan, g, segment_config));
+    }
+    // The message slots on the device, and their host staging.
+    const std::uint64_t bytes = exchange_.message_bytes;
+    const auto to_device = [&](const std::vector<std::uint64_t>& v, const char* label) {
+      OrdinalView d = allocate_view<OrdinalView>(v.size(), label);
+      auto h = Kokkos::create_mirror_view(d);
+      for (std::size_t i = 0; i < v.size(); ++i) h(i) = Ordinal(v[i]);
+      Kokkos::deep_copy(d, h);
+      return d;
+    };
+    out_before_ = to_device(layout_.out_before, "distributed::out_before");
+    out_after_ = to_device(layout_.out_after, "distributed::out_after");
+    in_before_ = to_device(layout_.in_before, "distributed::in_before");
+    in_after_ = to_device(layout_.in_after, "distributed::in_after");
+    in_slot_ = to_device(layout_.in_slot, "distributed::in_slot");
+    send_ = allocate_view<ByteView>(layout_.out_before.size() * bytes, "distributed::send_slots");
+    recv_ = allocate_view<ByteView>(layout_.incoming_slots * bytes, "distributed::recv_slots");
+    if (exchange_.gpu_aware_mpi) {
+      send_host_ = typename ByteView::HostMirror(send_.data(), send_.extent(0));
+      recv_host_ = typename ByteView::HostMirror(recv_.data(), recv_.extent(0));
+    } else {
+      send_host_ = host_mirror(send_, "distributed::send_slots (host staging)");
+      recv_host_ = host_mirror(recv_, "distributed::recv_slots (host staging)");
+    }
+  }
+
+  /// Waves of the finished segments, and of the one a drain interrupted.
+  std::uint64_t local_completed() const {
+    return completed_ +
+           (next_segment_ < executors_.size() ? executors_[next_segment_]->waves_completed() : 0);
+  }
+
+  static constexpr bool staged() {
+    return !std::is_same_v<typename ByteView::HostMirror::memory_space, memory_space>;
+  }
+
+  /// A message arrived: its slots go to the device, its readers count it.
+  void arrived(std::size_t m) {
+    const auto& in = layout_.incoming[m];
+    const std::uint64_t bytes = exchange_.message_bytes;
+    if (staged() && !exchange_.gpu_aware_mpi && bytes != 0) {
+      const Kokkos::pair<std::size_t, std::size_t> range(in.slot_begin * bytes, in.slot_end * bytes);
+      Kokkos::deep_copy(space_, Kokkos::subview(recv_, range), Kokkos::subview(recv_host_, range));
+    }
+    for (std::uint64_t s : in.segments) --missing_[s];
+  }
+
+  ExecSpace space_;
+  Communicator comm_;
+  launch::LaunchConfig config_;
+  ExchangeOptions exchange_;
+  std::uint64_t first_wave_ = 0, wave_count_ = 0, cross_rank_dependencies_ = 0;
+  detail::ExchangeLayout layout_;
+  std::vector<std::unique_ptr<SegmentExecutor>> executors_;
+  OrdinalView global_, out_before_, out_after_, in_before_, in_after_, in_slot_;
+  ByteView send_, recv_;
+  typename ByteView::HostMirror send_host_, recv_host_;
+  std::unique_ptr<detail::MessageEngine> engine_;
+  std::vector<std::uint64_t> missing_;  ///< per segment: messages not arrived yet
+  std::size_t next_segment_ = 0;
+  std::size_t unpacked_ = ~std::size_t(0);  ///< the segment whose messages are unpacked
+  std::uint64_t completed_ = 0;
+  std::optional<PlanError> error_;
+};
+
+template <class ExecSpace, class Ordinal, class Offset>
+template <class Functor, class Hook>
+DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f, const Hook& hook,
+                                                                const RunOptions& options) {
+  constexpr bool team_level =
+      std::is_invocable_r_v<TaskState, const Functor&, const team_member&, Ordinal>;
+  static_assert(team_level || std::is_invocable_r_v<TaskState, const Functor&, Ordinal>,
+                "the distributed executor's wave functor is callable as f(const team_member&, "
+                "Ordinal) or f(Ordinal), with global wave ids, and returns TaskState");
+  using Wave = std::conditional_t<team_level,
+                                  detail::GlobalTeamWave<Functor, Ordinal, memory_space, team_member>,
+                                  detail::GlobalThreadWave<Functor, Ordinal, memory_space>>;
+  const auto start = std::chrono::steady_clock::now();
+  detail::agree_on_options(comm_, detail::collective_fields(exchange_, config_, options));
+  DistributedRunReport report;
+  report.mode = options.mode;
+  report.cross_rank_dependencies = cross_rank_dependencies_;
+  if (error_) throw *error_;
+  if (!engine_->posted()) engine_->post_receives(layout_, recv_host_.data());
+  engine_->clear_counters();
+  const std::uint64_t bytes = exchange_.message_bytes;
+  const auto deadline = start + config_.max_wall_time;
+  const std::uint64_t completed_before = local_completed();
+  std::uint64_t segments_run = 0;
+  std::optional<OrderedError> local_error;
+  const auto on_arrival = [&](std::size_t m) { arrived(m); };
+  {
+    detail::WatchedWait wait("MPI_Testsome (distributed executor)", comm_.rank());
+    while (next_segment_ < layout_.segments.size()) {
+      if (engine_->progress(on_arrival)) wait.progressed();
+      // A rank whose next segment is ready when run() starts runs it before it
+      // looks at the wall time or a stop notice: the unfinished segment with
+      // the lowest first level is always ready then (every message sent
+      // before was received in the last stop), so a loop of runs always ends.
+      const bool ready = missing_[next_segment_] == 0;
+      if (!(ready && segments_run == 0)) {
+        if (engine_->stop_noticed()) break;
+        if (std::chrono::steady_clock::now() >= deadline) {
+          engine_->notify_stop();
+          break;
+        }
+      }
+      if (!ready) {
+        std::this_thread::yield();
+        continue;
+      }
+      const auto& seg = layout_.segments[next_segment_];
+      if (bytes != 0 && seg.in_end > seg.in_begin && unpacked_ != next_segment_) {
+        const auto in_before = in_before_, in_after = in_after_, in_slot = in_slot_;
+        const auto recv = recv_;
+        Kokkos::parallel_for(
+            "strata::distributed::unpack",
+            Kokkos::RangePolicy<ExecSpace>(space_, seg.in_begin, seg.in_end),
+            KOKKOS_LAMBDA(const std::size_t i) {
+              hook.unpack(in_before(i), in_after(i), recv.data() + std::size_t(in_slot(i)) * bytes);
+            });
+      }
+      unpacked_ = next_segment_;  // a segment resumed after a drain is not unpacked again
+      wait.pause();                // a segment's own run time is no MPI wait
+      try {
+        const Wave wave{f, global_, Ordinal(seg.position_begin)};
+        if (!executors_[next_segment_]->run(wave, options).complete) {
+          engine_->notify_stop();  // drained inside the segment: run() resumes it
+          break;
+        }
+      } catch (const PlanError& e) {
+        PlanError global = e;
+        std::uint64_t key = 0;
+        if (e.kind() == ErrorKind::WaveFaulted || e.kind() == ErrorKind::RequeueLimit) {
+          const auto ids = Kokkos::create_mirror_view_and_copy(
+              Kokkos::HostSpace(),
+              Kokkos::subview(global_, Kokkos::pair<std::size_t, std::size_t>(
+                                           seg.position_begin + e.fields().wave,
+                                           seg.position_begin + e.fields().wave + 1)));
+          key = ids(0);
+          global = e.kind() == ErrorKind::WaveFaulted
+                       ? PlanError::wave_faulted(key)
+                       : PlanError::requeue_limit(key, options.max_requeues_per_wave);
+        }
+        local_error = OrderedError{key, global};
+        engine_->notify_stop();
+        break;
+      }
+      if (seg.out_end > seg.out_begin) {
+        if (bytes != 0) {
+          const auto out_before = out_before_, out_after = out_after_;
+          const auto send = send_;
+          Kokkos::parallel_for(
+              "strata::distributed::pack",
+              Kokkos::RangePolicy<ExecSpace>(space_, seg.out_begin, seg.out_end),
+              KOKKOS_LAMBDA(const std::size_t i) {
+                hook.pack(out_before(i), out_after(i), send.data() + i * bytes);
+              });
+          if (staged() && !exchange_.gpu_aware_mpi) {
+            const Kokkos::pair<std::size_t, std::size_t> range(seg.out_begin * bytes,
+                                                               seg.out_end * bytes);
+            Kokkos::deep_copy(space_, Kokkos::subview(send_host_, range),
+                              Kokkos::subview(send_, range));
+          }
+          space_.fence();
+        }
+        for (const auto& to : seg.sends)
+          engine_->send(to.destination, send_host_.data() + to.slot_begin * bytes,
+                        to.slot_end - to.slot_begin);
+      }
+      completed_ += seg.position_end - seg.position_begin;
+      ++next_segment_;
+      ++segments_run;
+      wait.progressed();
+    }
+  }
+  engine_->stop(on_arrival);
+  space_.fence();
+  const std::uint64_t messages = comm_.sum(engine_->messages_sent());
+  const std::uint64_t sent = comm_.sum(engine_->bytes_sent());
+  const std::uint64_t run_total = comm_.sum(local_completed() - completed_before);
+  const std::uint64_t total = comm_.sum(local_completed());
+  const std::uint64_t segments = comm_.sum(segments_run);
+  try {
+    agree_on_errors(comm_, local_error);
+  } catch (const PlanError& e) {
+    error_ = e;
+    throw;
+  }
+  report.waves_run = run_total;
+  report.waves_total = total;
+  report.segments_run = segments;
+  report.messages_sent = messages;
+  report.bytes_sent = sent;
+  report.complete = total == wave_count_;
+  report.drained = !report.complete;
+  report.elapsed_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+}  // namespace strata::distributed
