@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <strata/runtime/kokkos_environment.hpp>
+#include <strata/execute/execute_mode.hpp>
 
 namespace strata::tools {
 
@@ -68,5 +69,16 @@ int run_command(const std::vector<std::string>& args);
 int solve_command(const std::vector<std::string>& args);
 /// The solve's schedule for a Matrix Market file (lines for `strata explain`).
 std::string solve_schedule_report(const std::string& path, bool upper);
+
+/// strata run FILE --distributed: the arguments that apply.
+struct DistributedRunArgs {
+  std::string file;
+  bool time = false;
+  ExecuteMode mode = ExecuteMode::Automatic;
+  std::uint64_t wave_work = 0;
+  double max_wall_seconds = 0;  ///< 0: LaunchConfig's default budget
+};
+/// Collective over MPI_COMM_WORLD (MPI is initialised by main); only rank 0 prints.
+int run_distributed(const DistributedRunArgs& args);
 
 }  // namespace strata::tools

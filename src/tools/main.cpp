@@ -325,7 +325,7 @@ int main(int argc, char* argv[]) {
     if (!distributed && !command.empty()) tools::refuse_single_process_under_mpi_launcher(command);
 #ifdef STRATA_ENABLE_MPI
     // MPI first: the threads of each rank depend on the ranks sharing its node.
-    if (command == "plan" && distributed) mpi.emplace();
+    if ((command == "plan" || command == "run") && distributed) mpi.emplace();
 #endif
     const auto threads = strata::runtime::threads_per_rank(kokkos_args);
     tools::set_rank_threads(threads);

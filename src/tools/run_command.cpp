@@ -25,7 +25,9 @@
 #include <strata/core/spin_wait.hpp>
 #include <strata/execute/executor.hpp>
 #include <strata/graph/build_dependency_graph.hpp>
+#include <strata/io/edge_list.hpp>
 #include <strata/plan/plan_barriers.hpp>
+#include <strata/version.hpp>
 
 #include "commands.hpp"
 #include "graph_input.hpp"
@@ -43,6 +45,7 @@ struct RunArgs {
   std::uint64_t wave_work = 0;
   double max_wall_seconds = 0;  ///< 0: LaunchConfig's default budget
   std::uint64_t max_memory = 0;  ///< --max-memory; 0: the machine's physical memory
+  bool distributed = false;     ///< --distributed (MPI): run_distributed.cpp
 };
 
 /// --wave-work's bound: a wave already started is never interrupted (the
@@ -77,6 +80,8 @@ RunArgs parse_run_args(const std::vector<std::string>& args) {
   a.source = parse_graph_arguments(args, "run", [&](const std::string& s, auto& value) {
     if (s == "--time") {
       a.time = true;
+    } else if (s == "--distributed") {
+      a.distributed = true;
     } else if (s == "--mode") {
       const std::string& v = value("--mode");
       try {
@@ -237,6 +242,28 @@ int plan_and_run(const io::EdgeList& list, const RunArgs& args) {
 
 int run_command(const std::vector<std::string>& argv) {
   const RunArgs args = parse_run_args(argv);
+  if (args.distributed) {
+#ifdef STRATA_ENABLE_MPI
+    if (args.source.demo) throw UsageError{"--distributed runs a FILE, not --demo"};
+    if (args.source.file == "-")
+      throw UsageError{"--distributed runs a file that every rank reads, not standard input"};
+    if (args.source.triangle_given)
+      throw UsageError{"--triangle does not apply to --distributed (it reads edge lists only)"};
+    if (is_matrix_market_file(args.source.file))
+      throw UsageError{"--distributed reads edge lists only, and " +
+                       io::printable(args.source.file) +
+                       " is Matrix Market: run it without --distributed"};
+    DistributedRunArgs d;
+    d.file = args.source.file;
+    d.time = args.time;
+    d.mode = args.mode;
+    d.wave_work = args.wave_work;
+    d.max_wall_seconds = args.max_wall_seconds;
+    return run_distributed(d);
+#else
+    throw UsageError{"--distributed needs a strata built with MPI (STRATA_ENABLE_MPI)"};
+#endif
+  }
   // As `strata plan`: the same demo and reader, 32-bit ids when everything
   // fits, the memory check before anything is allocated.
   // One budget (--max-memory, else the physical memory) bounds the reader

@@ -123,6 +123,11 @@ std::string run_usage() {
              "usage: strata run FILE|-|--demo [--mode auto|layered|persistent|dataflow]\n"
              "                  [--wave-work N] [--max-wall-time SECONDS] [--time]\n"
              "                  [--max-memory BYTES[K|M|G|T]] [--triangle lower|upper]\n"
+             "                  [--triangle lower|upper]\n"
+#ifdef STRATA_ENABLE_MPI
+             "       mpiexec -n N strata run FILE --distributed [--mode ...] [--wave-work N]\n"
+             "                  [--max-wall-time SECONDS] [--time]\n"
+#endif
              "\n"
              "Plans the graph as 'strata plan' does (same errors), then executes it through\n"
              "strata::Executor: a synthetic wave per wave that checks its predecessors finished\n"
@@ -137,6 +142,12 @@ std::string run_usage() {
              "                           (default: the physical memory); a graph beyond it is\n"
              "                           MemoryConstrained before anything is allocated for it\n"
              "  --time                   also print the run's time and time per wave\n"
+#ifdef STRATA_ENABLE_MPI
+             "  --distributed            plan as 'strata plan FILE --distributed' does and run\n"
+             "                           the waves on their ranks (strata::distributed::Executor;\n"
+             "                           a cross-rank dependency is a message); rank 0 prints;\n"
+             "                           --time adds the messages sent\n"
+#endif
              "\n") +
          kInput + "\n" + kDemo + "\n" + kKokkos + "\n" + exit_text();
 }
@@ -202,6 +213,10 @@ std::string general_usage() {
 #endif
          "       strata explain FILE|-|--demo [OPTIONS] the launch policy's decision, layer widths\n"
          "       strata run FILE|-|--demo [OPTIONS]    plan, then execute a synthetic wave per wave\n"
+#ifdef STRATA_ENABLE_MPI
+         "       mpiexec -n N strata run FILE --distributed [OPTIONS]\n"
+         "                                             the same, the waves run on N MPI ranks\n"
+#endif
          "       strata gen KIND ARGS... [OPTIONS]     a generated graph (edge list or .mtx)\n"
          "       strata solve FILE.mtx [OPTIONS]       solve a sparse triangular system\n"
          "       strata COMMAND --help                 a command's options\n"
