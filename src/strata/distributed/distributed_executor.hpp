@@ -104,6 +104,7 @@ struct DistributedRunReport {
   std::uint64_t waves_run = 0;       ///< waves completed in this call
   std::uint64_t waves_total = 0;     ///< waves completed since the last reset
   std::uint64_t segments_run = 0;    ///< single-rank executor runs in this call
+  std::uint64_t requeues = 0;        ///< Yielded + Requeued re-executions in this call
   std::uint64_t messages_sent = 0;   ///< MPI messages of wave data in this call
   std::uint64_t bytes_sent = 0;      ///< their payload
   std::uint64_t cross_rank_dependencies = 0;  ///< message slots of a whole run
@@ -388,7 +389,7 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   const std::uint64_t bytes = exchange_.message_bytes;
   const auto deadline = start + config_.max_wall_time;
   const std::uint64_t completed_before = local_completed();
-  std::uint64_t segments_run = 0;
+  std::uint64_t segments_run = 0, requeues = 0;
   std::optional<OrderedError> local_error;
   const auto on_arrival = [&](std::size_t m) { arrived(m); };
   {
@@ -426,7 +427,9 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       wait.pause();                // a segment's own run time is no MPI wait
       try {
         const Wave wave{f, global_, Ordinal(seg.position_begin)};
-        if (!executors_[next_segment_]->run(wave, options).complete) {
+        const RunReport segment = executors_[next_segment_]->run(wave, options);
+        requeues += segment.requeues;
+        if (!segment.complete) {
           engine_->notify_stop();  // drained inside the segment: run() resumes it
           break;
         }
@@ -483,6 +486,7 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   const std::uint64_t run_total = comm_.sum(local_completed() - completed_before);
   const std::uint64_t total = comm_.sum(local_completed());
   const std::uint64_t segments = comm_.sum(segments_run);
+  const std::uint64_t all_requeues = comm_.sum(requeues);
   try {
     agree_on_errors(comm_, local_error);
   } catch (const PlanError& e) {
@@ -492,6 +496,7 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   report.waves_run = run_total;
   report.waves_total = total;
   report.segments_run = segments;
+  report.requeues = all_requeues;
   report.messages_sent = messages;
   report.bytes_sent = sent;
   report.complete = total == wave_count_;
