@@ -1,6 +1,6 @@
 #pragma once
 // A 3-D upwind transport sweep decomposed the KBA way (Koch, Baker, Alcouffe):
-// the mesh of NB^3 blocks of BS^3 cells is cut into Px x Py columns of blocks
+// the mesh of NBX x NBY x NBZ blocks of BS^3 cells is cut into Px x Py columns of blocks
 // along z, one column per rank; a block of one octant is one wave; the
 // downwind face of a block whose neighbour lives on another rank is the
 // message of that cross-rank dependency. The 8 octants (sweep directions)
@@ -47,17 +47,19 @@ struct Column {
 };
 
 struct Grid {
-  int nb = 0, bs = 0, px = 1, py = 1;
-  int n() const { return nb * bs; }
+  int nbx = 0, nby = 0, nbz = 0, bs = 0, px = 1, py = 1;
+  int nx() const { return nbx * bs; }
+  int ny() const { return nby * bs; }
+  int nz() const { return nbz * bs; }
   static int part(int n, int parts, int p) { return int(std::int64_t(n) * p / parts); }
   /// The column of rank r = (rx, ry), rx fastest.
   Column column(int r) const {
     const int rx = r % px, ry = r / px;
     Column c;
-    c.bx0 = part(nb, px, rx);
-    c.lbx = part(nb, px, rx + 1) - c.bx0;
-    c.by0 = part(nb, py, ry);
-    c.lby = part(nb, py, ry + 1) - c.by0;
+    c.bx0 = part(nbx, px, rx);
+    c.lbx = part(nbx, px, rx + 1) - c.bx0;
+    c.by0 = part(nby, py, ry);
+    c.lby = part(nby, py, ry + 1) - c.by0;
     return c;
   }
   std::vector<Column> columns() const {
@@ -66,12 +68,12 @@ struct Grid {
     for (int r = 0; r < px * py; ++r) {
       Column c = column(r);
       c.begin = at;
-      at += std::uint64_t(8) * nb * c.lbx * c.lby;
+      at += std::uint64_t(8) * nbz * c.lbx * c.lby;
       cs.push_back(c);
     }
     return cs;
   }
-  std::uint64_t waves() const { return std::uint64_t(8) * nb * nb * nb; }
+  std::uint64_t waves() const { return std::uint64_t(8) * nbx * nby * nbz; }
   std::vector<std::uint64_t> wave_begin() const {
     std::vector<std::uint64_t> b;
     for (const auto& c : columns()) b.push_back(c.begin);
@@ -85,21 +87,21 @@ struct Block {
   int o, bx, by, bz;
 };
 
-KOKKOS_INLINE_FUNCTION Ordinal wave_of(const Column& c, const Block& b, int nb) {
-  return Ordinal(c.begin + ((std::uint64_t(b.o) * nb + b.bz) * c.lbx + (b.bx - c.bx0)) * c.lby +
+KOKKOS_INLINE_FUNCTION Ordinal wave_of(const Column& c, const Block& b, int nbz) {
+  return Ordinal(c.begin + ((std::uint64_t(b.o) * nbz + b.bz) * c.lbx + (b.bx - c.bx0)) * c.lby +
                  (b.by - c.by0));
 }
 
 /// The rank whose column holds block (bx, by).
-KOKKOS_INLINE_FUNCTION int rank_of(int bx, int by, int nb, int px, int py) {
+KOKKOS_INLINE_FUNCTION int rank_of(int bx, int by, int nbx, int nby, int px, int py) {
   int rx = 0, ry = 0;
-  while (std::int64_t(nb) * (rx + 1) / px <= bx) ++rx;
-  while (std::int64_t(nb) * (ry + 1) / py <= by) ++ry;
+  while (std::int64_t(nbx) * (rx + 1) / px <= bx) ++rx;
+  while (std::int64_t(nby) * (ry + 1) / py <= by) ++ry;
   return ry * px + rx;
 }
 
 template <class Columns>
-KOKKOS_INLINE_FUNCTION Block block_of(const Columns& columns, int ranks, int nb, std::uint64_t w) {
+KOKKOS_INLINE_FUNCTION Block block_of(const Columns& columns, int ranks, int nbz, std::uint64_t w) {
   int r = 0;
   while (r + 1 < ranks && columns(r + 1).begin <= w) ++r;
   const Column c = columns(r);
@@ -109,8 +111,8 @@ KOKKOS_INLINE_FUNCTION Block block_of(const Columns& columns, int ranks, int nb,
   local /= std::uint64_t(c.lby);
   b.bx = c.bx0 + int(local % std::uint64_t(c.lbx));
   local /= std::uint64_t(c.lbx);
-  b.bz = int(local % std::uint64_t(nb));
-  b.o = int(local / std::uint64_t(nb));
+  b.bz = int(local % std::uint64_t(nbz));
+  b.o = int(local / std::uint64_t(nbz));
   return b;
 }
 
@@ -120,16 +122,17 @@ inline std::vector<strata::WaveDependency<Ordinal>> dependencies_into(const Grid
   const Column& c = cs[std::size_t(r)];
   std::vector<strata::WaveDependency<Ordinal>> deps;
   for (int o = 0; o < 8; ++o)
-    for (int bz = 0; bz < g.nb; ++bz)
+    for (int bz = 0; bz < g.nbz; ++bz)
       for (int bx = c.bx0; bx < c.bx0 + c.lbx; ++bx)
         for (int by = c.by0; by < c.by0 + c.lby; ++by) {
-          const Ordinal me = wave_of(c, {o, bx, by, bz}, g.nb);
+          const Ordinal me = wave_of(c, {o, bx, by, bz}, g.nbz);
           const int ux = bx - dir(o, 0), uy = by - dir(o, 1), uz = bz - dir(o, 2);
-          if (ux >= 0 && ux < g.nb)
-            deps.push_back({wave_of(cs[std::size_t(rank_of(ux, by, g.nb, g.px, g.py))], {o, ux, by, bz}, g.nb), me});
-          if (uy >= 0 && uy < g.nb)
-            deps.push_back({wave_of(cs[std::size_t(rank_of(bx, uy, g.nb, g.px, g.py))], {o, bx, uy, bz}, g.nb), me});
-          if (uz >= 0 && uz < g.nb) deps.push_back({wave_of(c, {o, bx, by, uz}, g.nb), me});
+          const auto column_of = [&](int x, int y) {
+            return cs[std::size_t(rank_of(x, y, g.nbx, g.nby, g.px, g.py))];
+          };
+          if (ux >= 0 && ux < g.nbx) deps.push_back({wave_of(column_of(ux, by), {o, ux, by, bz}, g.nbz), me});
+          if (uy >= 0 && uy < g.nby) deps.push_back({wave_of(column_of(bx, uy), {o, bx, uy, bz}, g.nbz), me});
+          if (uz >= 0 && uz < g.nbz) deps.push_back({wave_of(c, {o, bx, by, uz}, g.nbz), me});
         }
   return deps;
 }
@@ -141,16 +144,17 @@ struct RankData {
   Kokkos::View<double***, Kokkos::LayoutRight, Memory> ghost_y;   ///< (o, k, il): the y inflow face
   Kokkos::View<Column*, Memory> columns;                          ///< every rank's column
   Column mine;
-  int nb = 0, bs = 0, px = 1, py = 1, ranks = 1;
+  int nx = 0, ny = 0, nz = 0, nbz = 0, bs = 0, ranks = 1;
 
   RankData() = default;
-  RankData(const Grid& g, int rank) : nb(g.nb), bs(g.bs), px(g.px), py(g.py), ranks(g.px * g.py) {
+  RankData(const Grid& g, int rank)
+      : nx(g.nx()), ny(g.ny()), nz(g.nz()), nbz(g.nbz), bs(g.bs), ranks(g.px * g.py) {
     const auto cs = g.columns();
     mine = cs[std::size_t(rank)];
-    const int n = g.n(), lx = mine.lbx * g.bs, ly = mine.lby * g.bs;
-    psi = decltype(psi)("kba::psi", 8, n, ly, lx);
-    ghost_x = decltype(ghost_x)("kba::ghost_x", 8, n, ly);
-    ghost_y = decltype(ghost_y)("kba::ghost_y", 8, n, lx);
+    const int lx = mine.lbx * g.bs, ly = mine.lby * g.bs;
+    psi = decltype(psi)("kba::psi", 8, nz, ly, lx);
+    ghost_x = decltype(ghost_x)("kba::ghost_x", 8, nz, ly);
+    ghost_y = decltype(ghost_y)("kba::ghost_y", 8, nz, lx);
     columns = decltype(columns)("kba::columns", cs.size());
     auto h = Kokkos::create_mirror_view(columns);
     for (std::size_t i = 0; i < cs.size(); ++i) h(i) = cs[i];
@@ -159,10 +163,9 @@ struct RankData {
 
   /// Upwind value of cell (i, j, k) (global) in direction `axis`.
   KOKKOS_INLINE_FUNCTION double upwind(int o, int i, int j, int k, int axis) const {
-    const int n = nb * bs;
     const int ui = axis == 0 ? i - dir(o, 0) : i, uj = axis == 1 ? j - dir(o, 1) : j,
               uk = axis == 2 ? k - dir(o, 2) : k;
-    if (ui < 0 || ui >= n || uj < 0 || uj >= n || uk < 0 || uk >= n) return inflow(o);
+    if (ui < 0 || ui >= nx || uj < 0 || uj >= ny || uk < 0 || uk >= nz) return inflow(o);
     const int il = ui - mine.bx0 * bs, jl = uj - mine.by0 * bs;
     if (il < 0 || il >= mine.lbx * bs) return ghost_x(o, uk, j - mine.by0 * bs);
     if (jl < 0 || jl >= mine.lby * bs) return ghost_y(o, uk, i - mine.bx0 * bs);
@@ -217,7 +220,7 @@ struct RankData {
 struct SweepWave {
   RankData d;
   KOKKOS_FUNCTION strata::TaskState operator()(const team_member& team, const Ordinal w) const {
-    d.sweep_block(team, block_of(d.columns, d.ranks, d.nb, w));
+    d.sweep_block(team, block_of(d.columns, d.ranks, d.nbz, w));
     return strata::TaskState::Completed;
   }
 };
@@ -226,32 +229,34 @@ struct SweepWave {
 struct FaceMessages {
   RankData d;
   KOKKOS_FUNCTION void pack(Ordinal before, Ordinal after, char* slot) const {
-    d.pack_face(block_of(d.columns, d.ranks, d.nb, before), block_of(d.columns, d.ranks, d.nb, after),
+    d.pack_face(block_of(d.columns, d.ranks, d.nbz, before), block_of(d.columns, d.ranks, d.nbz, after),
                 reinterpret_cast<double*>(slot));
   }
   KOKKOS_FUNCTION void unpack(Ordinal before, Ordinal after, const char* slot) const {
-    d.unpack_face(block_of(d.columns, d.ranks, d.nb, before), block_of(d.columns, d.ranks, d.nb, after),
+    d.unpack_face(block_of(d.columns, d.ranks, d.nbz, before), block_of(d.columns, d.ranks, d.nbz, after),
                   reinterpret_cast<const double*>(slot));
   }
 };
 
 /// The serial sweep of the whole mesh, every octant, in one thread of `space`
 /// (the same cell arithmetic): psi(o, k, j, i).
-inline Kokkos::View<double****, Kokkos::LayoutRight, Memory> serial_sweep(const Space& space, int n) {
-  Kokkos::View<double****, Kokkos::LayoutRight, Memory> psi("kba::serial_psi", 8, n, n, n);
+inline Kokkos::View<double****, Kokkos::LayoutRight, Memory> serial_sweep(const Space& space,
+                                                                          const Grid& g) {
+  const int nx = g.nx(), ny = g.ny(), nz = g.nz();
+  Kokkos::View<double****, Kokkos::LayoutRight, Memory> psi("kba::serial_psi", 8, nz, ny, nx);
   Kokkos::parallel_for(
       "kba::serial_sweep", Kokkos::RangePolicy<Space>(space, 0, 1), KOKKOS_LAMBDA(const int) {
         for (int o = 0; o < 8; ++o)
-          for (int a = 0; a < n; ++a)
-            for (int b = 0; b < n; ++b)
-              for (int c = 0; c < n; ++c) {
-                const int k = dir(o, 2) > 0 ? a : n - 1 - a;
-                const int j = dir(o, 1) > 0 ? b : n - 1 - b;
-                const int i = dir(o, 0) > 0 ? c : n - 1 - c;
+          for (int a = 0; a < nz; ++a)
+            for (int b = 0; b < ny; ++b)
+              for (int c = 0; c < nx; ++c) {
+                const int k = dir(o, 2) > 0 ? a : nz - 1 - a;
+                const int j = dir(o, 1) > 0 ? b : ny - 1 - b;
+                const int i = dir(o, 0) > 0 ? c : nx - 1 - c;
                 const int ui = i - dir(o, 0), uj = j - dir(o, 1), uk = k - dir(o, 2);
-                const double west = ui >= 0 && ui < n ? psi(o, k, j, ui) : inflow(o);
-                const double south = uj >= 0 && uj < n ? psi(o, k, uj, i) : inflow(o);
-                const double below = uk >= 0 && uk < n ? psi(o, uk, j, i) : inflow(o);
+                const double west = ui >= 0 && ui < nx ? psi(o, k, j, ui) : inflow(o);
+                const double south = uj >= 0 && uj < ny ? psi(o, k, uj, i) : inflow(o);
+                const double below = uk >= 0 && uk < nz ? psi(o, uk, j, i) : inflow(o);
                 psi(o, k, j, i) = cell_value(i, j, k, west, south, below);
               }
       });

@@ -46,13 +46,12 @@ int run(const kba::Grid& grid, const std::vector<strata::ExecuteMode>& modes) {
   strata::distributed::Executor<kba::Space, kba::Ordinal> executor(space, comm, plan, graph, {},
                                                                    exchange);
   const kba::RankData data(grid, comm.rank());
-  const int n = grid.n();
   const auto reference = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
-                                                             kba::serial_sweep(space, n));
+                                                             kba::serial_sweep(space, grid));
   if (comm.rank() == 0)
     std::printf("upwind_sweep3d_mpi: %d^3 blocks of %d^3 cells, 8 octants, %d x %d ranks on %s: "
                 "%llu waves, %zu groups, %llu cross-rank dependencies\n",
-                grid.nb, grid.bs, grid.px, grid.py, kba::Space::name(),
+                grid.nbx, grid.bs, grid.px, grid.py, kba::Space::name(),
                 static_cast<unsigned long long>(grid.waves()), plan.group_count(),
                 static_cast<unsigned long long>(executor.cross_rank_dependencies()));
   int failures = 0;
@@ -74,7 +73,7 @@ int run(const kba::Grid& grid, const std::vector<strata::ExecuteMode>& modes) {
     std::uint64_t equal = 0, cells = 0;
     const int i0 = data.mine.bx0 * grid.bs, j0 = data.mine.by0 * grid.bs;
     for (int o = 0; o < 8; ++o)
-      for (int k = 0; k < n; ++k)
+      for (int k = 0; k < grid.nz(); ++k)
         for (std::size_t jl = 0; jl < psi.extent(2); ++jl)
           for (std::size_t il = 0; il < psi.extent(3); ++il) {
             const double a = psi(o, k, jl, il), b = reference(o, k, j0 + int(jl), i0 + int(il));
@@ -82,7 +81,8 @@ int run(const kba::Grid& grid, const std::vector<strata::ExecuteMode>& modes) {
             ++cells;
           }
     const std::uint64_t all_equal = comm.sum(equal), all_cells = comm.sum(cells);
-    const bool ok = all_equal == all_cells && all_cells == 8ull * n * n * n;
+    const bool ok = all_equal == all_cells &&
+                    all_cells == 8ull * std::uint64_t(grid.nx()) * grid.ny() * grid.nz();
     failures += ok ? 0 : 1;
     if (comm.rank() == 0)
       std::printf("upwind_sweep3d_mpi: mode %-10s %d run(s), %llu segments, %llu messages, "
@@ -127,7 +127,8 @@ int main(int argc, char* argv[]) {
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
     kba::Grid grid;
-    grid.nb = sizes.size() == 2 ? strata_example::parse_positive("upwind_sweep3d_mpi", sizes[0], "NB", 256) : 6;
+    grid.nbx = grid.nby = grid.nbz =
+        sizes.size() == 2 ? strata_example::parse_positive("upwind_sweep3d_mpi", sizes[0], "NB", 256) : 6;
     grid.bs = sizes.size() == 2 ? strata_example::parse_positive("upwind_sweep3d_mpi", sizes[1], "BS", 64) : 4;
     grid.px = px;
     grid.py = ranks / px;
