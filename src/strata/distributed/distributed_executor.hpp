@@ -394,8 +394,12 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   const auto on_arrival = [&](std::size_t m) { arrived(m); };
   {
     detail::WatchedWait wait("MPI_Testsome (distributed executor)", comm_.rank());
+    detail::Backoff backoff;
     while (next_segment_ < layout_.segments.size()) {
-      if (engine_->progress(on_arrival)) wait.progressed();
+      if (engine_->progress(on_arrival)) {
+        wait.progressed();
+        backoff.busy();
+      }
       // A rank whose next segment is ready when run() starts runs it before it
       // looks at the wall time or a stop notice: the unfinished segment with
       // the lowest first level is always ready then (every message sent
@@ -409,7 +413,7 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
         }
       }
       if (!ready) {
-        std::this_thread::yield();
+        backoff.idle();
         continue;
       }
       const auto& seg = layout_.segments[next_segment_];
@@ -477,6 +481,7 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       ++next_segment_;
       ++segments_run;
       wait.progressed();
+      backoff.busy();
     }
   }
   engine_->stop(on_arrival);

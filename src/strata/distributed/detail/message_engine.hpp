@@ -17,6 +17,8 @@
 // (so nothing is in flight and run() can resume), and the stop notices are
 // all received.
 #include <cstdint>
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -34,6 +36,23 @@ namespace strata::distributed::detail {
 
 inline constexpr int data_tag = 1;
 inline constexpr int stop_tag = 2;
+
+/// Waiting without taking the core from the ranks that work: yield at first,
+/// then, after `spins` idle polls in a row, sleep briefly between polls (ranks
+/// that share cores, as on an oversubscribed node, otherwise starve the one
+/// whose message they wait for).
+class Backoff {
+ public:
+  void busy() { idle_ = 0; }
+  void idle() {
+    if (++idle_ < spins) std::this_thread::yield();
+    else std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+
+ private:
+  static constexpr std::uint32_t spins = 2000;
+  std::uint32_t idle_ = 0;
+};
 
 /// A watchdog scope that restarts on progress (see the file comment).
 class WatchedWait {
@@ -66,6 +85,7 @@ class MessageEngine {
       first_message_of_[std::size_t(r) + 1] += first_message_of_[std::size_t(r)];
     received_of_.assign(std::size_t(ranks_), 0);
     sent_to_.assign(std::size_t(ranks_), 0);
+    cursor_.assign(first_message_of_.begin(), first_message_of_.end() - 1);
   }
   // Posted requests point into the owner's buffers: the engine stays where it is.
   MessageEngine(const MessageEngine&) = delete;
@@ -92,6 +112,7 @@ class MessageEngine {
     }
     std::fill(received_of_.begin(), received_of_.end(), 0);
     std::fill(sent_to_.begin(), sent_to_.end(), 0);
+    for (int r = 0; r < ranks_; ++r) cursor_[std::size_t(r)] = first_message_of_[std::size_t(r)];
     posted_ = true;
   }
 
@@ -117,21 +138,32 @@ class MessageEngine {
   }
 
   /// Completed receives since the last call: calls arrived(m) for each.
+  /// Only the next `window` pending messages of each source are tested: they
+  /// are matched in the order they were sent, so a later one never waits for
+  /// a test, and a poll costs O(ranks x window), not O(messages posted).
   template <class Arrived>
   bool progress(Arrived&& arrived) {
-    if (recv_requests_.empty()) return false;
-    indices_.resize(recv_requests_.size());
-    int count = 0;
-    check_mpi(MPI_Testsome(int(recv_requests_.size()), recv_requests_.data(), &count,
-                           indices_.data(), MPI_STATUSES_IGNORE),
-              "MPI_Testsome", comm_);
-    if (count == MPI_UNDEFINED || count == 0) return false;
-    for (int i = 0; i < count; ++i) {
-      const std::size_t m = std::size_t(indices_[std::size_t(i)]);
-      ++received_of_[std::size_t(source_of(m))];
-      arrived(m);
+    constexpr std::uint64_t window = 16;
+    bool moved = false;
+    indices_.resize(window);
+    for (int r = 0; r < ranks_; ++r) {
+      const std::uint64_t end = first_message_of_[std::size_t(r) + 1];
+      std::uint64_t& at = cursor_[std::size_t(r)];
+      if (at >= end) continue;
+      const std::uint64_t n = std::min(window, end - at);
+      int count = 0;
+      check_mpi(MPI_Testsome(int(n), recv_requests_.data() + at, &count, indices_.data(),
+                             MPI_STATUSES_IGNORE),
+                "MPI_Testsome", comm_);
+      if (count == MPI_UNDEFINED || count == 0) continue;
+      moved = true;
+      for (int i = 0; i < count; ++i) {
+        ++received_of_[std::size_t(r)];
+        arrived(std::size_t(at + std::uint64_t(indices_[std::size_t(i)])));
+      }
+      while (at < end && recv_requests_[at] == MPI_REQUEST_NULL) ++at;
     }
-    return true;
+    return moved;
   }
 
   /// Tells every other rank to stop starting segments.
@@ -167,12 +199,17 @@ class MessageEngine {
     WatchedWait wait("MPI_Ibarrier (distributed executor stop)", rank_);
     MPI_Request barrier = MPI_REQUEST_NULL;
     check_mpi(MPI_Ibarrier(comm_, &barrier), "MPI_Ibarrier", comm_);
+    Backoff backoff;
     for (int done = 0; !done;) {
       bool moved = progress(arrived);
       (void)stop_noticed();
       check_mpi(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE), "MPI_Test", comm_);
-      if (moved) wait.progressed();
-      else if (!done) std::this_thread::yield();
+      if (moved) {
+        wait.progressed();
+        backoff.busy();
+      } else if (!done) {
+        backoff.idle();
+      }
     }
     // Every rank has stopped sending: complete exactly what was sent.
     std::vector<std::uint64_t> expected(static_cast<std::size_t>(ranks_));
@@ -208,11 +245,6 @@ class MessageEngine {
   void clear_counters() { messages_sent_ = bytes_sent_ = 0; }
 
  private:
-  int source_of(std::size_t m) const {
-    int r = 0;
-    while (first_message_of_[std::size_t(r) + 1] <= m) ++r;
-    return r;
-  }
   void wait_all(std::vector<MPI_Request>& requests, WatchedWait& wait) {
     for (int done = 0; !done;) {
       check_mpi(MPI_Testall(int(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE),
@@ -230,6 +262,7 @@ class MessageEngine {
   std::vector<int> indices_;
   std::vector<std::uint64_t> first_message_of_;  ///< per source: first incoming message
   std::vector<std::uint64_t> received_of_, sent_to_;
+  std::vector<std::uint64_t> cursor_;  ///< per source: its first message not received yet
   std::uint64_t messages_sent_ = 0, bytes_sent_ = 0, stops_received_ = 0;
   int stop_word_ = 1;
   bool posted_ = false, stop_sent_ = false, stop_seen_ = false;
