@@ -244,7 +244,12 @@ struct BulkSync {
         out_records.insert(out_records.end(), {e.first, e.second, level_of(e.first)});
         ++out_counts[std::size_t(r)];
       }
-    const auto in_records = strata::distributed::detail::exchange_records(comm, out_records, out_counts, 3, in_counts);
+    in_counts = comm.exchange_counts(out_counts);
+    std::size_t incoming = 0;
+    for (int q : in_counts) incoming += std::size_t(q);
+    std::vector<std::uint64_t> in_records(3 * incoming);
+    const strata::distributed::ContiguousType<std::uint64_t> record(3);
+    comm.all_to_all(out_records.data(), out_counts, in_records.data(), in_counts, record.get());
     struct Slot {
       std::uint64_t layer;
       int rank;
