@@ -7,7 +7,8 @@ On 2 and 4 ranks: the generated graphs run and verify ('verified W waves, L
 layers' as `strata run` prints it, exit 0), one of them in every mode; --max-wall-time
 drains and the runs resume to completion; --time adds the time and the
 messages; a bad graph answers exactly as `strata plan FILE --distributed`
-(exit code and error line); --demo and standard input are usage errors.
+(exit code and error line); --demo and standard input are usage errors; a rank
+that dies mid-run leaves the survivor to the MPI watchdog (RankTimeout, exit 3).
 """
 import os
 import subprocess
@@ -85,6 +86,27 @@ with tempfile.TemporaryDirectory() as tmp:
             if got[0] != want[0] or got[1] != "" or first_line(got[2]) != first_line(want[2]):
                 failures.append(f"{name} on {ranks} ranks: exit {got[0]} vs {want[0]}, "
                                 f"'{first_line(got[2])}' vs '{first_line(want[2])}'")
+    # A rank that dies mid-run while the launcher keeps the others alive (Open MPI's
+    # --enable-recovery): the survivor, waiting for its messages, is ended by the MPI
+    # watchdog (RankTimeout, exit 3) about STRATA_MPI_TIMEOUT seconds later. Rank 0 dies
+    # of its CPU-time limit (SIGXCPU after 1 s of CPU, in the middle of its waves); rank 1
+    # reports its own exit code through the shell.
+    version = subprocess.run([mpiexec, "--version"], capture_output=True, text=True).stdout
+    if "Open MPI" in version or "OpenRTE" in version:
+        big = os.path.join(tmp, "sweep2d_200.edges")
+        with open(big, "w") as f:
+            f.write(run(["gen", "sweep2d", "200"])[1])
+        args = f"run {big} --distributed --wave-work 200000"
+        cmd = [mpiexec, "--enable-recovery"] + mpi_flags + [
+            numproc_flag, "1", "sh", "-c", f"ulimit -t 1; exec '{strata}' {args}", ":",
+            numproc_flag, "1", "sh", "-c", f"'{strata}' {args}; echo strata-exit=$? >&2"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, STRATA_MPI_TIMEOUT="2"))
+        lines = [line for line in p.stderr.splitlines() if line.startswith("strata:")]
+        if p.stdout or "strata-exit=3" not in p.stderr or len(lines) != 1 or not lines[0].startswith(
+                "strata: RankTimeout: rank 1 waited 2 s in MPI_"):
+            failures.append(f"dead rank during a run: stdout {len(p.stdout)} bytes, {lines}, "
+                            f"{p.stderr[-300:]!r}")
     for args in (["run", "--demo", "--distributed"], ["run", "-", "--distributed"]):
         code, out, err = run(args, 2)
         if code != 2 or out != "":
