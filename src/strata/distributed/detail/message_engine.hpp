@@ -37,20 +37,22 @@ namespace strata::distributed::detail {
 inline constexpr int data_tag = 1;
 inline constexpr int stop_tag = 2;
 
-/// Waiting without taking the core from the ranks that work: yield at first,
-/// then, after `spins` idle polls in a row, sleep briefly between polls (ranks
-/// that share cores, as on an oversubscribed node, otherwise starve the one
-/// whose message they wait for).
+/// Waiting: poll back to back at first (a message due within microseconds
+/// is seen at once), then yield between polls, then, after `yields` idle polls
+/// in a row, sleep briefly between polls (ranks that share cores, as on an
+/// oversubscribed node, otherwise starve the one whose message they wait for).
 class Backoff {
  public:
   void busy() { idle_ = 0; }
   void idle() {
-    if (++idle_ < spins) std::this_thread::yield();
+    ++idle_;
+    if (idle_ < spins) return;
+    if (idle_ < yields) std::this_thread::yield();
     else std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
 
  private:
-  static constexpr std::uint32_t spins = 2000;
+  static constexpr std::uint32_t spins = 200, yields = 2000;
   std::uint32_t idle_ = 0;
 };
 
