@@ -273,7 +273,7 @@ TEST(DistributedExecutor, AFaultStopsEveryRankWithTheGlobalWave) {
 TEST(DistributedExecutor, WallTimeDrainsEveryRankAndRunResumes) {
   const Comm comm;
   Case c = make_case(comm, generate::sweep2d(12, 9));
-  launch::LaunchConfig config;
+  LaunchConfig config;
   config.max_wall_time = std::chrono::nanoseconds(1);  // every run stops after its first segment
   distributed::ExchangeOptions x;
   x.message_bytes = 8;

@@ -163,7 +163,7 @@ int plan_and_run(const distributed::Communicator& comm, const distributed::Distr
   wave.work = args.wave_work;
   const TicketMessages messages{wave.finish, wave.remote_seen, wave.remote_max, wave.counters, lo};
 
-  launch::LaunchConfig config;
+  LaunchConfig config;
   if (args.max_wall_seconds > 0)
     config.max_wall_time = std::chrono::nanoseconds(
         static_cast<std::int64_t>(std::llround(args.max_wall_seconds * 1e9)));

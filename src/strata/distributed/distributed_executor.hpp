@@ -72,9 +72,8 @@
 #include <strata/execute/executor.hpp>
 #include <strata/execute/run_options.hpp>
 #include <strata/graph/dependency_graph.hpp>
-#include <strata/launch/launch_config.hpp>
+#include <strata/execute/launch_config.hpp>
 #include <strata/plan/barrier_plan.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed {
 
@@ -135,7 +134,7 @@ struct GlobalThreadWave {
 
 /// The fields of a run's collective options, for the agreement check.
 inline std::vector<std::pair<const char*, std::uint64_t>> collective_fields(
-    const ExchangeOptions& x, const launch::LaunchConfig& c, const RunOptions& o) {
+    const ExchangeOptions& x, const LaunchConfig& c, const RunOptions& o) {
   return {{"ExchangeOptions::message_bytes", x.message_bytes},
           {"ExchangeOptions::output_levels_per_message", x.output_levels_per_message},
           {"ExchangeOptions::gpu_aware_mpi", x.gpu_aware_mpi ? 1u : 0u},
@@ -179,7 +178,7 @@ class Executor {
   /// not the rank's waves or an exchange option differs between ranks;
   /// InvalidLaunchConfig for an unschedulable `config`.
   Executor(const ExecSpace& space, const Communicator& comm, const plan_type& plan,
-           const graph_type& graph, const launch::LaunchConfig& config = {},
+           const graph_type& graph, const LaunchConfig& config = {},
            const ExchangeOptions& exchange = {})
       : space_(space), comm_(comm), config_(config), exchange_(exchange) {
     config_.validate();
@@ -255,7 +254,7 @@ class Executor {
     const std::uint64_t lo = first_wave_;
     // A segment's run drains at max_wall_time too (measured from its own
     // start), so one long segment (a rank's whole graph on one rank) stops in time.
-    const launch::LaunchConfig segment_config = config_;
+    const LaunchConfig segment_config = config_;
     for (const auto& s : layout_.segments) {
       const std::uint64_t count = s.position_end - s.position_begin;
       BarrierPlan<ExecSpace, Ordinal> plan;
@@ -350,7 +349,7 @@ class Executor {
 
   ExecSpace space_;
   Communicator comm_;
-  launch::LaunchConfig config_;
+  LaunchConfig config_;
   ExchangeOptions exchange_;
   std::uint64_t first_wave_ = 0, wave_count_ = 0, cross_rank_dependencies_ = 0;
   detail::ExchangeLayout layout_;

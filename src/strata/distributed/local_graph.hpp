@@ -21,7 +21,6 @@
 #include <strata/graph/build_dependency_graph.hpp>
 #include <strata/graph/dependency_graph.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed {
 

@@ -29,7 +29,6 @@
 
 #include <strata/distributed/communicator.hpp>
 #include <strata/distributed/distribute_dependencies.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed::detail {
 

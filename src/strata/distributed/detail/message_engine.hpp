@@ -30,7 +30,6 @@
 #include <strata/distributed/distribute_dependencies.hpp>
 #include <strata/distributed/detail/exchange_layout.hpp>
 #include <strata/distributed/watchdog.hpp>
-#include <strata/distributed/namespace_alias.hpp>
 
 namespace strata::distributed::detail {
 
