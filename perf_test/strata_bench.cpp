@@ -3,7 +3,7 @@
 // (reference_kahn, a plain host port of the seed's algorithm) and (b) Kokkos
 // Kernels' sptrsv_symbolic level set, in the same run. Writes a table on
 // stdout and a JSON file (--json). How to run it and what each column means:
-// docs/benchmarks.md.
+// docs/performance.md.
 //
 // What is timed (wall clock, one call, median over --repetitions):
 //   strata modes   plan_barriers(space, V, dependencies View, scratch, mode)
@@ -640,7 +640,7 @@ void print_row(const Options& opt, const GraphResult& g) {
          "                    [--no-reference] [--dense-max-work X] [--stepwise-max-layers X]\n"
          "                    [--kk-max-work X] [--profile] [--list]\n"
          "                    [Kokkos options, e.g. --kokkos-threads=2]\n"
-         "Runs on Kokkos::DefaultExecutionSpace (the build's backend). See docs/benchmarks.md.\n";
+         "Runs on Kokkos::DefaultExecutionSpace (the build's backend). See docs/performance.md.\n";
   if (Kokkos::is_initialized()) Kokkos::finalize();
   std::exit(code);
 }

@@ -1,6 +1,6 @@
 // strata_execute_bench: running the waves of a planned DAG. Every executor mode
 // of strata::Executor side by side with the baselines, on the same DAG, in one
-// run, on Kokkos::DefaultExecutionSpace (docs/executor.md, "Benchmarks"):
+// run, on Kokkos::DefaultExecutionSpace (docs/execute.md, "Benchmarks"):
 //
 //   hostloop        (a) what users write today: one parallel_for(TeamPolicy)
 //                   per group over the group's waves, then space.fence()
@@ -789,7 +789,7 @@ void print_trisolve_head(const TrisolveResult& t) {
          "dataflow, auto (strata::Executor), hostloop, hostloop-async, workgraph, kokkos-graph (default: all).\n"
          "Defaults are CI-sized (chain 10000, sweep3d 30, layered 1000x100, ilu3d 30); the issue-13\n"
          "set: --chain 100000 --sweep3d 100 --ilu3d 100. --quick: a few-second smoke run.\n"
-         "See docs/executor.md (Benchmarks).\n";
+         "See docs/execute.md (Benchmarks).\n";
   if (Kokkos::is_initialized()) Kokkos::finalize();
   std::exit(code);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Turns strata_bench JSON files into the tables of docs/benchmarks.md and a PNG plot.
+"""Turns strata_bench JSON files into the tables of docs/performance.md and a PNG plot.
 
-  scripts/bench_report.py RUN.json [RUN.json ...] -o docs/benchmarks.md --plot docs/benchmarks.png
+  scripts/bench_report.py RUN.json [RUN.json ...] -o docs/performance.md --plot docs/benchmarks.png
 
 One section per JSON file (a backend run: CPU Serial, CPU OpenMP, CUDA, ...),
 each with its environment header (date, CPU/GPU, versions, the exact command)
@@ -9,7 +9,7 @@ and a table per graph with every mode's median time, the serial reference, Kokko
 Kernels' level set and the ratios. When the output file exists, only the text
 between the markers
     <!-- strata-bench:begin -->  and  <!-- strata-bench:end -->
-is replaced, so the hand-written parts of docs/benchmarks.md stay. Needs python3
+is replaced, so the hand-written parts of docs/performance.md stay. Needs python3
 and, for --plot, matplotlib (Debian: python3-matplotlib); CI does not run it.
 """
 import argparse
@@ -268,7 +268,7 @@ def plot(runs, path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("json", nargs="+", help="strata_bench --json files, one per backend run")
-    ap.add_argument("-o", "--output", default="docs/benchmarks.md")
+    ap.add_argument("-o", "--output", default="docs/performance.md")
     ap.add_argument("--plot", help="PNG file for the speedup plot")
     args = ap.parse_args()
     runs = []

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Turns strata_execute_bench JSON files into the tables of docs/executor.md (Benchmarks).
+"""Turns strata_execute_bench JSON files into the tables of docs/execute.md (Benchmarks).
 
-  scripts/execute_bench_report.py RUN.json [RUN.json ...] [-o docs/executor.md]
+  scripts/execute_bench_report.py RUN.json [RUN.json ...] [-o docs/execute.md]
 
 One section per JSON file (a backend run: Serial, OpenMP 2 threads, CUDA, ...)
 with its environment (date, CPU/GPU, versions, the exact command), a table of

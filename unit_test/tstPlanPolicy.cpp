@@ -32,7 +32,7 @@ TEST(PlanPolicy, MalformedLimitsAreErrors) {
   expect_plan_error(ErrorKind::InvalidDeviceLimits, [&] { config.launch_recommendation(8, 256, 65535, 1024); });
 }
 
-// The documented decisions (docs/launch_policy.md) on a table of shapes.
+// The documented decisions (docs/plan.md) on a table of shapes.
 struct Shape {
   const char* name;
   std::uint32_t frontier, nodes, edges, hits;

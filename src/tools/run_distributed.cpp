@@ -209,7 +209,7 @@ int plan_and_run(const distributed::Communicator& comm, const distributed::Distr
   std::cout << "mode: " << execute_mode_name(args.mode) << "\n"
             << "reason: "
             << (args.mode == ExecuteMode::Automatic
-                    ? std::string("each rank's executor chooses per segment (LaunchPolicy)")
+                    ? std::string("each rank's executor chooses per segment (ExecutePolicy)")
                     : std::string("RunOptions::mode ") + execute_mode_name(args.mode))
             << "\n"
             << "verified " << list.wave_count << " waves, " << plan.group_count() << " layers\n"

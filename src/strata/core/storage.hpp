@@ -46,7 +46,7 @@ inline std::string one_line_message(const char* text) {
 /// pages its first touch costs a page fault per 4 KiB (a large share of a
 /// CSR build from a long list). Smaller buffers are left alone: a hint from
 /// 2 MiB up made a tree's plan several times slower on one thread
-/// (docs/cpu_planner.md). A hint only:
+/// (docs/plan.md). A hint only:
 /// nothing changes where it is refused, on other systems, or for device
 /// memory.
 template <class View>

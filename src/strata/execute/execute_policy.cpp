@@ -40,7 +40,7 @@ ExecutionRecommendation ExecutePolicy::recommend(const ExecutionShape& s) const 
                  "its predecessors finish";
     return rec;
   }
-  // E4. Measured on a GPU (docs/executor.md): where every group runs in one
+  // E4. Measured on a GPU (docs/execute.md): where every group runs in one
   // pass of the co-resident league (sweep3d, layered grids), the persistent
   // kernel's barrier per group costs less than a launch per group queued on
   // the instance. Where the widest group needs several passes (the rows of

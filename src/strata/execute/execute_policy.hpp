@@ -44,7 +44,7 @@ class ExecutePolicy {
   ///      barrier per group then costs less than a queued launch; otherwise
   ///      layered (a queued launch spreads a wider group over the whole
   ///      device; on a host a launch per group is a function call, cheaper
-  ///      than teams spinning at a barrier). Figures: docs/executor.md.
+  ///      than teams spinning at a barrier). Figures: docs/execute.md.
   ExecutionRecommendation recommend(const ExecutionShape& shape) const;
 
   std::uint32_t dataflow_width_per_team = 0;  ///< rule E3

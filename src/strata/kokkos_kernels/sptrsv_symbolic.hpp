@@ -142,7 +142,7 @@ void sptrsv_symbolic(const ExecSpace& space, KernelHandle* handle, const RowMap&
     // as it reads them (strata::levels_from_in_edges: level(i) = 1 + max
     // level(pred), Kokkos Kernels' own one-pass level set), then one pass
     // places them by level into the handle. No plan in between: the same
-    // passes as Kokkos Kernels' phase (docs/benchmarks.md has the figures).
+    // passes as Kokkos Kernels' phase (docs/performance.md has the figures).
     using Levels = Kokkos::View<Ordinal*, typename ExecSpace::memory_space>;
     const Levels level = allocate_view<Levels>(rows, "sptrsv row levels");  // by row
     const Levels count = allocate_view<Levels>(rows, "sptrsv rows per level");

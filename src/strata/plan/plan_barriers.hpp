@@ -183,7 +183,7 @@ BarrierPlan<ExecSpace, Ordinal> plan_graph(
   // Its counters: the fill cursor's bytes (release counts, chain links:
   // dead after the walk), else the remaining in-degrees where they are not
   // the spare, else the scratch's own (the peak then holds no counters
-  // beside the walk's buffers: docs/planner.md, "Storage").
+  // beside the walk's buffers: docs/plan.md, "Storage").
   typename Plan::view_type counters;
   if (plan::detail::level_sort_passes(groups) > 0) {
     const std::size_t need = plan::detail::level_sort_counter_count(space, waves);

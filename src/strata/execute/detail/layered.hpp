@@ -80,7 +80,7 @@ struct LaunchShape {
 /// the persistent mode sizes its teams. Teams of one warp for a wide group
 /// would be more blocks than a multiprocessor keeps resident (the first
 /// level of an ILU row solve ran in less than half the time in teams of 256
-/// as in teams of 32 on a GPU; docs/executor.md).
+/// as in teams of 32 on a GPU; docs/execute.md).
 /// How run_layered launches: from which group, with which team size, and
 /// under which label.
 struct LayeredLaunch {

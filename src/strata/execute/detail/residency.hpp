@@ -62,7 +62,7 @@ int resolve_team_size(const ExecSpace& space, const Kernel& kernel, int requeste
 /// device, one wave per thread: wide enough that the widest group needs
 /// about one team per multiprocessor, from a warp up to 256 threads. Every
 /// team is one participant of the device-wide barrier between groups, and
-/// the barrier's cost grows with them (docs/executor.md), so a group of 50,000 waves
+/// the barrier's cost grows with them (docs/execute.md), so a group of 50,000 waves
 /// meets as ~200 teams of 256 rather than ~1,600 warps.
 inline int lane_team_size(std::uint64_t widest, std::uint32_t multiprocessors) {
   constexpr std::uint64_t warp = 32, most = 256;

@@ -207,7 +207,7 @@ struct PersistentLayers {
 /// takes one atomic on the tail word per pass, so fewer teams make each of a
 /// deep plan's hundreds of layers cheaper; one team of 256 per multiprocessor
 /// covers 33,792 waves per pass on 132 (a sweep3d-200 layer: at most ~30,000).
-/// Measured on a GPU (docs/gpu-cuda.md): one team per multiprocessor made
+/// Measured on a GPU (docs/performance.md): one team per multiprocessor made
 /// the sweeps and layered grids faster than three, and a tree whose last
 /// layers hold up to 1M waves (three times the passes) a little slower;
 /// fewer teams, or larger ones, were slower. Host backends keep a team per

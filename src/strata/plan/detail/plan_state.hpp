@@ -172,7 +172,7 @@ struct PlanState {
   /// rule T's one pass (Levels) reads neither `remaining` nor `released`;
   /// `released` (the chain links' bytes) is read only by the top-down, chain and
   /// fused steps. A plan thus never holds the wave-sized offsets it does not
-  /// use (peak memory, docs/cpu_planner.md).
+  /// use (peak memory, docs/plan.md).
   void bind_buffers_for(PlanStep step) {
     if (step == PlanStep::Levels) return;
     const std::size_t waves = wave_count();

@@ -49,7 +49,7 @@ struct ReleaseRule {
   /// then their decrements are issued together, and only then are the old
   /// values looked at. On a GPU a wave of up to batch_edges edges so waits
   /// for two memory round trips instead of two per edge, and on deep graphs
-  /// those round trips are most of a layer (docs/gpu-cuda.md). Calls
+  /// those round trips are most of a layer (docs/performance.md). Calls
   /// released(t) for each target t that an edge releases, in edge order.
   /// Duplicate edges in one batch are fine: the last decrement is one of them.
   template <class Entries, class Released>

@@ -36,7 +36,7 @@ const char* plan_step_name(PlanStep step) noexcept {
 
 PlanPolicy PlanPolicy::standard() {
   PlanPolicy p;
-  // Measured on this project's benchmarks (docs/launch_policy.md).
+  // Measured on this project's benchmarks (docs/plan.md).
   p.serial_fused_max_frontier = 4096;
   p.fused_max_frontier = 64;
   // Bottom-up steps never won on the host graphs measured (the reverse CSR
@@ -46,7 +46,7 @@ PlanPolicy PlanPolicy::standard() {
   p.hybrid_min_density_bps = 5000;
   p.pressure_sparse_bps = 9000;
   p.default_team_size = 256;
-  // Measured on a GPU (docs/benchmarks.md): a 1M fan-in's sink in one dense
+  // Measured on a GPU (docs/performance.md): a 1M fan-in's sink in one dense
   // step, a 1M fan-out's reverse CSR and power-law hubs in the fused walk
   // each run on one thread; top-down steps spread a hub over a team.
   p.heavy_wave_degree = 4096;
@@ -184,7 +184,7 @@ PlanStepDecision PlanPolicy::choose_step(const PlanStepRequest& r, std::string* 
       }
       // A bottom-up step first builds the reverse CSR, a second copy of the
       // graph (and a per-wave cursor): nearly twice the bytes of a top-down
-      // walk, and on an in-tree no faster (docs/planner.md "Storage"). Only
+      // walk, and on an in-tree no faster (docs/plan.md "Storage"). Only
       // a dense frontier pays for it.
       if (d.step == PlanStep::BottomUp && rec.mode == PlanMode::Hybrid &&
           r.bottom_up_scanned == 0) {

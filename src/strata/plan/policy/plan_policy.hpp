@@ -6,7 +6,7 @@
 //
 // Rules 1-7, in order (thresholds are members so tests and tuning can see
 // them; the standard values and the measurements behind them are in
-// docs/launch_policy.md):
+// docs/plan.md):
 //
 //  1. limits      zero team size, league size or invocations, or a team size
 //                 above the invocations per team, are malformed: an error.
@@ -33,7 +33,7 @@
 //  7. otherwise   Sparse.
 //
 // The planner's steps (choose_step, plan/policy/plan_step.hpp) follow from
-// the same rules plus rules T, K and P1-P6 below; docs/launch_policy.md
+// the same rules plus rules T, K and P1-P6 below; docs/plan.md
 // lists them.
 #include <cstdint>
 #include <string>
