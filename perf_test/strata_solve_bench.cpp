@@ -34,6 +34,9 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <functional>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <Kokkos_Core.hpp>

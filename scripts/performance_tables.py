@@ -52,8 +52,13 @@ def header(name, env):
     out.append("%s; Kokkos %s, Kokkos Kernels %s; %s repetitions (medians)." % (
         env.get("date", "?"), env.get("kokkos_version", "?"), env.get("kokkos_kernels_version", "?"),
         env.get("repetitions", "?")))
-    out += ["", "`%s`" % env.get("command", "?"), ""]
+    out += ["", "`%s`" % documented_command(env.get("command", "?"), name), ""]
     return out
+
+
+def documented_command(command, name):
+    """The run's command with its --json path as the file kept here."""
+    return re.sub(r"--json \S+", "--json docs/benchmarks/%s" % name, command)
 
 
 def planner(name, d):
@@ -85,6 +90,7 @@ def executor(name, path):
         sys.argv = saved
     body = text.getvalue()
     body = re.sub(r"Strata [0-9.]+ \(commit [^,]*, ", "Strata (", body)
+    body = re.sub(r"--json \S+", "--json docs/benchmarks/%s" % name, body)
     env = json.load(open(path)).get("environment", {})
     body = re.sub(r"^### .*$", "### %s — `%s`" % (device(name, env), name), body, count=1, flags=re.M)
     return body.rstrip().splitlines() + [""]

@@ -28,6 +28,7 @@
 #include <strata/solve/triangular_solve.hpp>
 
 #include "commands.hpp"
+#include "output.hpp"
 
 namespace strata::tools {
 
@@ -282,9 +283,11 @@ int solve_command(const std::vector<std::string>& args) {
   if (file.empty()) throw UsageError{"'solve' needs a Matrix Market FILE"};
 
   const HostMatrix m = read_matrix(file, upper);
+  // Said after a successful solve only (diagnostics()), so that an error is
+  // always the first line on stderr.
   if (m.supplied_diagonals != 0)
-    std::cerr << "strata solve: the pattern lacked " << m.supplied_diagonals
-              << " diagonal entries; supplied (values: a dominant diagonal)\n";
+    diagnostics() << "strata solve: the pattern lacked " << m.supplied_diagonals
+                  << " diagonal entries; supplied (values: a dominant diagonal)\n";
   const std::vector<double> b = read_rhs(rhs, m.rows);
   const Space space;
   const auto row_map = to_device(m.row_map, "row_map");

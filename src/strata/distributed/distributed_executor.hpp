@@ -51,6 +51,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <thread>
@@ -202,7 +203,12 @@ class Executor {
         entries.data(), exchange_.output_levels_per_message);
     cross_rank_dependencies_ = comm.sum(std::uint64_t(layout_.out_before.size()));
     collective_phase(comm, [&] { build_segments(row_map, entries); });
-    engine_ = std::make_unique<detail::MessageEngine>(comm.comm(), layout_, exchange_.message_bytes);
+    // Collective: a rank whose engine cannot be built (a message beyond
+    // MPI's int counts, a failed MPI_Comm_dup) fails every rank, not just
+    // itself while the others wait in run().
+    collective_phase(comm, [&] {
+      engine_ = std::make_unique<detail::MessageEngine>(comm.comm(), layout_, exchange_.message_bytes);
+    });
     reset();
   }
 
@@ -451,6 +457,14 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
                        : PlanError::requeue_limit(key, options.max_requeues_per_wave);
         }
         local_error = OrderedError{key, global};
+        engine_->notify_stop();
+        break;
+      } catch (const std::bad_alloc&) {
+        // Any other failure of one rank's segment stops every rank, typed,
+        // instead of leaving the others to the watchdog.
+        local_error = OrderedError{
+            0, PlanError::storage_reserve_failed("distributed executor segment", 0,
+                                                 "a segment's run could not allocate")};
         engine_->notify_stop();
         break;
       }

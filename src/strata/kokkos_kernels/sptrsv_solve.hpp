@@ -25,6 +25,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <type_traits>
+
 #include <Kokkos_Core.hpp>
 #include <KokkosKernels_Handle.hpp>
 

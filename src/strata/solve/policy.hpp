@@ -23,10 +23,8 @@
 //    runs on one worker, in level order, without waiting: spread over
 //    several workers, nearly every row would wait for a row another core
 //    just wrote, and each hand-off (a cache line moved, often a yield) costs
-//    more than the row. Measured with strata_solve_bench on 2 OpenMP
-//    threads: the 350 x 350 sweep factor (699 levels of <= 350 rows) took
-//    85 ms in dataflow on two workers against 2.2 ms layered and 1.8 ms for
-//    the serial substitution.
+//    more than the row (strata_solve_bench: the 350 x 350 sweep factor in
+//    dataflow on two workers is many times slower than layered or serial).
 // The widths are per backend kind: a host launch (an OpenMP fork/join) costs
 // a few microseconds, a GPU launch several, and a GPU needs thousands of rows
 // in flight to be busy.

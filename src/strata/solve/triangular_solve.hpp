@@ -46,6 +46,7 @@
 
 #include <strata/core/error.hpp>
 #include <strata/core/profiling_region.hpp>
+#include <strata/core/resident_teams.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/plan_barriers.hpp>
@@ -347,7 +348,7 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
     std::vector<std::uint64_t> level_offsets) {
   const std::uint64_t rows = rm.extent(0) - 1;
   SolveShape shape;
-  shape.host_backend = detail::is_host_space<ExecSpace>();
+  shape.host_backend = is_host_backend_v<ExecSpace>;
   shape.concurrency = static_cast<std::uint64_t>(space.concurrency());
   shape.level_widths.resize(level_offsets.size() - 1);
   for (std::size_t g = 0; g + 1 < level_offsets.size(); ++g)
@@ -436,7 +437,7 @@ template <class ExecSpace, class Ordinal, class Offset, class Scalar>
 template <class System>
 void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const ExecSpace& space,
                                                                         const System& system) {
-  constexpr bool host = detail::is_host_space<ExecSpace>();
+  constexpr bool host = is_host_backend_v<ExecSpace>;
   // The device kernels: a row per team thread; the layered kernel spreads a
   // row's entries over as many vector lanes as its rows average (up to a
   // warp), the dataflow kernel over a whole warp (a waiting row holds one
@@ -482,8 +483,8 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         // One worker (rule C) on the Serial space where the build has it: a
         // one-iteration launch of a multi-threaded host space leaves its other
         // threads spinning at the launch's end barrier, and on a loaded or
-        // oversubscribed machine they take the worker's core (measured: a
-        // 100k-row chain 1.4 ms on one OpenMP thread, 65 ms on two).
+        // oversubscribed machine they take the worker's core (a chain then
+        // runs many times slower on two threads than on one).
         if (workers == 1 && !std::is_same_v<ExecSpace, Kokkos::Serial>) {
           space.fence();
           Kokkos::parallel_for("strata::solve::dataflow_one_worker",
@@ -499,8 +500,13 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         const std::uint64_t tickets = (last - first + team - 1) / team;
         const std::uint64_t league_cap = 65535;
         const int league = static_cast<int>(tickets < league_cap ? tickets : league_cap);
+        // A row per hardware warp (32 lanes on CUDA, a 64-wide wavefront on
+        // HIP): two rows in one warp could wait on each other inside it, and
+        // a wavefront without independent thread scheduling would not
+        // progress past the spin.
+        const int lanes = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
         Kokkos::parallel_for(
-            "strata::solve::dataflow", Kokkos::TeamPolicy<ExecSpace>(space, league, team, 32),
+            "strata::solve::dataflow", Kokkos::TeamPolicy<ExecSpace>(space, league, team, lanes),
             detail::DataflowTeamRows<System, ExecSpace>{system, tickets_, ticket, first, last});
       }
       ++ticket;

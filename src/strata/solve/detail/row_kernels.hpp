@@ -41,12 +41,6 @@ KOKKOS_FORCEINLINE_FUNCTION decltype(auto) at(const V& v, std::size_t i, std::si
   }
 }
 
-template <class ExecSpace>
-constexpr bool is_host_space() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                    typename ExecSpace::memory_space>::accessible;
-}
-
 /// What every row kernel reads: the matrix, the level order, the flags.
 template <class Mem, class Ordinal, class Offset, class Scalar, class PlanOrdinal,
           class PlanOffset, class B, class X>
@@ -171,7 +165,7 @@ struct DataflowRows {
 };
 
 /// Dataflow, device: a team takes team_size consecutive positions per ticket,
-/// a warp (team thread of 32 lanes) per row.
+/// a warp (a team thread of the hardware's warp width) per row.
 template <class System, class ExecSpace>
 struct DataflowTeamRows {
   using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
