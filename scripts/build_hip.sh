@@ -41,8 +41,6 @@ done
 kokkos_src=$(cd "${positional[0]}" && pwd)
 kk_src=$(cd "${positional[1]}" && pwd)
 build=${build:-$root/build-hip/$arch}
-mkdir -p "$deps" "$build"
-deps=$(cd "$deps" && pwd) build=$(cd "$build" && pwd)
 
 fail() { echo "build_hip.sh: $*" >&2; exit 1; }
 
@@ -72,6 +70,10 @@ case "$arch" in
   *) fail "unknown --arch '$arch' (Kokkos 4.6 knows gfx906 gfx908 gfx90a gfx940 gfx942 gfx942_apu gfx1030 gfx1100 gfx1103)" ;;
 esac
 offload_arch=${arch%_apu}
+# hipcc asks rocm_agent_enumerator for the GPU whenever --offload-arch is not
+# on its command line (CMake's compiler probe, link steps); on a machine
+# without an AMD GPU that prints a Python traceback. Name the target instead.
+export HCC_AMDGPU_TARGET=$offload_arch
 probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
 printf '#include <hip/hip_runtime.h>\n__global__ void k(int* p) { *p = 1; }\n' > "$probe/probe.hip"
@@ -79,6 +81,9 @@ if ! hipcc --offload-arch="$offload_arch" -c "$probe/probe.hip" -o "$probe/probe
   cat "$probe/err" >&2
   fail "this hipcc cannot compile for $offload_arch; use a ROCm whose compiler knows it"
 fi
+
+mkdir -p "$deps" "$build"
+deps=$(cd "$deps" && pwd) build=$(cd "$build" && pwd)
 
 # Kokkos: HIP + Serial for the architecture, static, no rocThrust (Debian has none).
 install=$deps/install-$arch
