@@ -479,20 +479,26 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
         const detail::DataflowRows<System> rows{system,  tickets_, ticket,
                                                 first,   last,     static_cast<std::size_t>(chunk)};
+        // One worker (rule C): the stretch's rows in level order, which is a
+        // substitution order, so no row waits and none publishes with a
+        // fence. On the Serial space where the build has it: a launch of a
+        // multi-threaded host space would leave its other threads spinning
+        // at the launch's end barrier, and on a loaded or oversubscribed
+        // machine they take the worker's core.
+        if (workers == 1) {
 #if defined(KOKKOS_ENABLE_SERIAL)
-        // One worker (rule C) on the Serial space where the build has it: a
-        // one-iteration launch of a multi-threaded host space leaves its other
-        // threads spinning at the launch's end barrier, and on a loaded or
-        // oversubscribed machine they take the worker's core (a chain then
-        // runs many times slower on two threads than on one).
-        if (workers == 1 && !std::is_same_v<ExecSpace, Kokkos::Serial>) {
           space.fence();
-          Kokkos::parallel_for("strata::solve::dataflow_one_worker",
-                               Kokkos::RangePolicy<Kokkos::Serial>(0, 1), rows);
+          Kokkos::parallel_for("strata::solve::in_order",
+                               Kokkos::RangePolicy<Kokkos::Serial>(first, last),
+                               detail::LayeredRows<System>{system});
+#else
+          Kokkos::parallel_for("strata::solve::in_order",
+                               Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+                               detail::InOrderRows<System>{system, first, last});
+#endif
           ++ticket;
           continue;
         }
-#endif
         Kokkos::parallel_for("strata::solve::dataflow",
                              Kokkos::RangePolicy<ExecSpace>(space, 0, workers), rows);
       } else {
@@ -504,9 +510,9 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         // HIP): two rows in one warp could wait on each other inside it, and
         // a wavefront without independent thread scheduling would not
         // progress past the spin.
-        const int lanes = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
+        const int warp = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
         Kokkos::parallel_for(
-            "strata::solve::dataflow", Kokkos::TeamPolicy<ExecSpace>(space, league, team, lanes),
+            "strata::solve::dataflow", Kokkos::TeamPolicy<ExecSpace>(space, league, team, warp),
             detail::DataflowTeamRows<System, ExecSpace>{system, tickets_, ticket, first, last});
       }
       ++ticket;

@@ -83,6 +83,18 @@ struct LayeredRows {
   }
 };
 
+/// One worker, host: positions [first, last) one after another (level order
+/// is a substitution order: nothing to wait for).
+template <class System>
+struct InOrderRows {
+  System s;
+  std::size_t first = 0, last = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t) const {
+    const LayeredRows<System> row{s};
+    for (std::size_t p = first; p < last; ++p) row(p);
+  }
+};
+
 /// Layered, device: a row per team thread, its entries over the vector lanes.
 template <class System, class ExecSpace>
 struct LayeredTeamRows {
