@@ -265,6 +265,11 @@ src, dst, version, sha = sys.argv[1:]
 text = open(src).read()
 new, n = re.subn(r'version\("%s", sha256="[0-9a-f]{64}"\)' % re.escape(version),
                  'version("%s", sha256="%s")' % (version, sha), text)
+if n == 0:
+    # A version not released yet (no checksum in the recipe): the tarball
+    # made above is that version here.
+    new, n = re.subn(r'(\n    version\("main", branch="main"\)\n)',
+                     r'\1    version("%s", sha256="%s")\n' % (version, sha), text)
 if n != 1:
     sys.exit("spack/package.py: expected one version(%r, sha256=...) line, found %d" % (version, n))
 open(dst, "w").write(new)
