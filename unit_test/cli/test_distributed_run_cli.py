@@ -89,14 +89,15 @@ with tempfile.TemporaryDirectory() as tmp:
     # A rank that dies mid-run while the launcher keeps the others alive (Open MPI's
     # --enable-recovery): the survivor, waiting for its messages, is ended by the MPI
     # watchdog (RankTimeout, exit 3) about STRATA_MPI_TIMEOUT seconds later. Rank 0 dies
-    # of its CPU-time limit (SIGXCPU after 1 s of CPU, in the middle of its waves); rank 1
+    # of its CPU-time limit (SIGXCPU after 1 s of CPU, in the middle of its waves: the
+    # largest --wave-work, so that no compiler's code for the spin finishes them); rank 1
     # reports its own exit code through the shell.
     version = subprocess.run([mpiexec, "--version"], capture_output=True, text=True).stdout
     if "Open MPI" in version or "OpenRTE" in version:
         big = os.path.join(tmp, "sweep2d_200.edges")
         with open(big, "w") as f:
             f.write(run(["gen", "sweep2d", "200"])[1])
-        args = f"run {big} --distributed --wave-work 200000"
+        args = f"run {big} --distributed --wave-work 100000000"
         cmd = [mpiexec, "--enable-recovery"] + mpi_flags + [
             numproc_flag, "1", "sh", "-c", f"ulimit -t 1; exec '{strata}' {args}", ":",
             numproc_flag, "1", "sh", "-c", f"'{strata}' {args}; echo strata-exit=$? >&2"]
