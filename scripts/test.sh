@@ -5,7 +5,7 @@
 #   scripts/test.sh openmp     just one
 #
 # asan: ASan + UBSan build (clang, Serial) running every unit and CLI test;
-# fuzz: the libFuzzer harnesses, each run $STRATA_FUZZ_SECONDS seconds (30
+# fuzz: the libFuzzer harnesses, each run $STRATA_FUZZ_SECONDS seconds (20
 # here, a smoke run; run_fuzzers.sh's own default is 60) after ctest replays
 # their corpus (scripts/run_fuzzers.sh).
 #
@@ -21,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(serial openmp openmp-debug asan fuzz)
-export STRATA_FUZZ_SECONDS=${STRATA_FUZZ_SECONDS:-30}
+export STRATA_FUZZ_SECONDS=${STRATA_FUZZ_SECONDS:-20}
 
 summary=()
 status=0
