@@ -28,7 +28,9 @@ case "$config" in
   openmp) args+=(-DKokkos_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release"
                  -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-release"
                  # the Python module, for Debian's python3 (pybind11-dev, python3-numpy)
-                 -DSTRATA_ENABLE_PYTHON=ON -DPython3_EXECUTABLE=/usr/bin/python3) ;;
+                 -DSTRATA_ENABLE_PYTHON=ON -DPython3_EXECUTABLE=/usr/bin/python3
+                 # the Serial backend's tests run in the serial build
+                 -DSTRATA_TEST_BACKENDS=OPENMP) ;;
   # The debug and sanitizer builds run the unit and CLI tests, not the
   # benchmarks: their smoke tests run in the serial and openmp builds. The
   # bounds-checked build runs its OpenMP tests with 2 threads; the release
@@ -39,7 +41,7 @@ case "$config" in
   # its time limit.
   openmp-debug) args=(-DCMAKE_BUILD_TYPE=Debug -DSTRATA_ENABLE_TESTS=ON -DSTRATA_ENABLE_PERF_TESTS=OFF
                  -DSTRATA_ENABLE_MPI=OFF
-                 -DSTRATA_TEST_OPENMP_THREADS=2
+                 -DSTRATA_TEST_OPENMP_THREADS=2 -DSTRATA_TEST_BACKENDS=OPENMP
                  -DKokkos_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck"
                  -DKokkosKernels_ROOT="$STRATA_DEPS_DIR/kokkos-$KOKKOS_VERSION-openmp-boundscheck") ;;
   asan) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSTRATA_SANITIZE=ON
