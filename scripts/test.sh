@@ -32,7 +32,9 @@ for config in "${configs[@]}"; do
   start=$(date +%s)
   "$here/configure_backend.sh" "$config" "$build"
   echo "=== $config: ctest"
-  if (cd "$build" && ctest --output-on-failure -j1 2>&1 | tee "$build/ctest.log"); then :; else status=1; fi
+  # One ctest slot per core: a test declares the cores it takes (PROCESSORS:
+  # its OpenMP threads or MPI ranks), so none is oversubscribed by another.
+  if (cd "$build" && ctest --output-on-failure -j"$(nproc)" 2>&1 | tee "$build/ctest.log"); then :; else status=1; fi
   line=$(grep -E "tests passed|tests failed" "$build/ctest.log" | tail -1)
   summary+=("$config: $line ($(( $(date +%s) - start )) s)")
   if [ "$config" = fuzz ]; then
