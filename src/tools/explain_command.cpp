@@ -111,7 +111,8 @@ int explain_command(const std::vector<std::string>& args) {
   const bool matrix_file = source.file.size() > 4 &&
                            source.file.compare(source.file.size() - 4, 4, ".mtx") == 0;
   const std::string solve_report =
-      matrix_file ? solve_schedule_report(source.file, source.triangle == io::Triangle::Upper)
+      matrix_file ? solve_schedule_report(source.file, source.triangle == io::Triangle::Upper,
+                                          memory_budget(max_memory))
                   : std::string();
 
   // The whole report is composed first and written at once: an error (out of

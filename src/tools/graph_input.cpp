@@ -37,7 +37,32 @@ void check_standard_input() {
                    exit_usage};
 }
 
+/// The reader's MemoryConstrained for `name` worded for the tool: what
+/// reading holds (`holding`), the budget, and a Fix naming --max-memory and
+/// then `alternative`.
+CliError reading_memory_error(const std::string& name, const PlanError& e, std::uint64_t budget,
+                              bool budget_given, const char* holding, const char* alternative) {
+  return CliError{"MemoryConstrained: reading " + name + " needs at least " +
+                      std::to_string(e.needed_bytes()) + " bytes (" + holding +
+                      ") but the memory budget is " + std::to_string(budget) + " bytes" +
+                      (budget_given ? "" : " (the physical memory)") +
+                      ". Fix: raise --max-memory, or " + alternative + ".",
+                  exit_invalid_graph};
+}
+
 }  // namespace
+
+io::MatrixEntries read_matrix_entries(const std::string& path, const MemoryBudget& budget) {
+  const std::string name = io::printable(path);
+  try {
+    const Progress progress("reading " + name);
+    return io::read_matrix_market_entries(path, budget.bytes);
+  } catch (const PlanError& e) {
+    if (e.kind() != ErrorKind::MemoryConstrained) throw;
+    throw reading_memory_error(name, e, budget.bytes, budget.given, "its text and its entries",
+                               "solve a smaller matrix");
+  }
+}
 
 io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool budget_given) {
   if (source.demo) {
@@ -58,14 +83,8 @@ io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool bu
                            : io::read_graph(source.file, options);
   } catch (const PlanError& e) {
     if (e.kind() != ErrorKind::MemoryConstrained) throw;
-    throw CliError{"MemoryConstrained: reading " + name +
-                       " needs at least " + std::to_string(e.needed_bytes()) +
-                       " bytes (its text and its dependency list) but the memory budget is " +
-                       std::to_string(budget) + " bytes" +
-                       (budget_given ? "" : " (the physical memory)") +
-                       ". Fix: raise --max-memory, or plan it over MPI ranks with --distributed "
-                       "(under mpiexec).",
-                   exit_invalid_graph};
+    throw reading_memory_error(name, e, budget, budget_given, "its text and its dependency list",
+                               "plan it over MPI ranks with --distributed (under mpiexec)");
   }
   if (source.triangle_given && input.format != io::GraphFormat::MatrixMarket)
     throw UsageError{"--triangle applies to Matrix Market input; " + name +

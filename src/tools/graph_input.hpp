@@ -81,6 +81,11 @@ io::EdgeList demo_graph();
 /// not Matrix Market is a UsageError.
 io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool budget_given);
 
+/// The matrix in the Matrix Market file at `path` with its values
+/// (io::read_matrix_market_entries), read within the budget (the reader's
+/// MemoryConstrained worded for the tool, as load_graph words it).
+io::MatrixEntries read_matrix_entries(const std::string& path, const MemoryBudget& budget);
+
 /// Whether the file at `path` is Matrix Market (by its first byte or its
 /// name, io::detect_graph_format); false when it cannot be read (the reader
 /// then reports why).
