@@ -42,8 +42,6 @@
 #include <unistd.h>
 
 #include <Kokkos_Core.hpp>
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_sptrsv.hpp>
 
 #include <strata/generate/graph_generators.hpp>
 #include <strata/plan/plan_barriers.hpp>
@@ -52,6 +50,7 @@
 #include <strata/version.hpp>
 
 #include "bench_support.hpp"
+#include "kokkos_kernels_sptrsv.hpp"  // unit_test/
 
 namespace {
 
@@ -326,17 +325,11 @@ KkResult run_kk(const Options& opt, const std::vector<Dep>& deps, std::uint64_t 
   const InEdgeCsr csr = in_edge_csr(deps, waves);
   const auto row_map = csr.row_map;
   const auto entries = csr.entries;
-  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, ExecSpace,
-                                                                  MemSpace, MemSpace>;
   auto symbolic = [&](std::uint64_t* levels) {
-    Handle kh;
+    strata_sptrsv_test::KkHandle<ExecSpace, MemSpace> kh;
     kh.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1,
                             static_cast<int>(waves), true /*lower*/);
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-    KokkosSparse::sptrsv_symbolic(&kh, row_map, entries);  // promoted out of Experimental
-#else
-    KokkosSparse::Experimental::sptrsv_symbolic(&kh, row_map, entries);
-#endif
+    strata_sptrsv_test::kk_symbolic(kh, row_map, entries);
     ExecSpace().fence();
     if (levels) *levels = static_cast<std::uint64_t>(kh.get_sptrsv_handle()->get_num_levels());
     kh.destroy_sptrsv_handle();

@@ -53,8 +53,6 @@
 #include <Kokkos_Graph.hpp>
 #define STRATA_BENCH_HAVE_KOKKOS_GRAPH 1
 #endif
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_sptrsv.hpp>
 
 #include <strata/execute/executor.hpp>
 #include <strata/generate/graph_generators.hpp>
@@ -64,6 +62,7 @@
 
 #include "bench_support.hpp"
 #include "ilu_lower_factor.hpp"  // examples/sparse_trisolve
+#include "kokkos_kernels_sptrsv.hpp"  // unit_test/
 
 namespace {
 
@@ -484,8 +483,7 @@ KkResult run_kk(const Options& opt, const std::string& algorithm_name,
                 const strata_example::DeviceFactor<MemSpace>& f, const std::vector<double>& ref) {
   KkResult r;
   r.algorithm = algorithm_name;
-  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, ExecSpace, MemSpace, MemSpace>;
-  Handle kh;
+  strata_sptrsv_test::KkHandle<ExecSpace, MemSpace> kh;
   const int rows = static_cast<int>(f.b.extent(0));
   kh.create_sptrsv_handle(algorithm, rows, true /*lower*/);
   if (algorithm == KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1CHAIN) {
@@ -499,22 +497,14 @@ KkResult run_kk(const Options& opt, const std::string& algorithm_name,
   const Kokkos::View<double*, MemSpace> b(const_cast<double*>(f.b.data()), f.b.extent(0));
   const auto x = f.x;
   r.symbolic_seconds = seconds_of([&] {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-    KokkosSparse::sptrsv_symbolic(&kh, row_map, entries, values);
-#else
-    KokkosSparse::Experimental::sptrsv_symbolic(&kh, row_map, entries, values);
-#endif
+    strata_sptrsv_test::kk_symbolic(kh, row_map, entries, values);
     ExecSpace().fence();
   });
   r.levels = static_cast<std::uint64_t>(kh.get_sptrsv_handle()->get_num_levels());
   r.timing = time_calls(
       opt.repetitions, 1,
       [&] {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-        KokkosSparse::sptrsv_solve(&kh, row_map, entries, values, b, x);
-#else
-        KokkosSparse::Experimental::sptrsv_solve(&kh, row_map, entries, values, b, x);
-#endif
+        strata_sptrsv_test::kk_solve(kh, row_map, entries, values, b, x);
         ExecSpace().fence();
       },
       // x = 0 before each solve, not NaN as for Strata's methods: Kokkos
