@@ -640,7 +640,7 @@ void print_row(const Options& opt, const GraphResult& g) {
 
 Options parse(int argc, char* argv[], bool* list) {
   Options opt;
-  for (int i = 0; i < argc; ++i) opt.command_line += (i ? " " : "") + std::string(argv[i]);
+  opt.command_line = command_line(argc, argv);
   bool repetitions_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -698,9 +698,8 @@ int main(int argc, char* argv[]) {
     if (list) {
       for (const auto& s : specs) std::cout << s.name << "\n";
     } else {
-      std::cout << "strata_bench: " << ExecSpace::name() << ", concurrency " << ExecSpace().concurrency()
-                << ", Kokkos " << kokkos_version() << ", Kokkos Kernels "
-                << STRATA_BENCH_KOKKOSKERNELS_VERSION << ", " << opt.repetitions
+      std::cout << bench_heading("strata_bench", STRATA_BENCH_KOKKOSKERNELS_VERSION) << ", "
+                << opt.repetitions
                 << " repetitions (medians, seconds), load " << load_start << "\n";
       std::ostringstream head;
       head << std::left << std::setw(18) << "graph" << std::right << std::setw(9) << "waves"

@@ -796,7 +796,7 @@ std::uint64_t parse_count(const std::string& what, const std::string& text) {
 
 Options parse(int argc, char* argv[]) {
   Options opt;
-  for (int i = 0; i < argc; ++i) opt.command_line += (i ? " " : "") + std::string(argv[i]);
+  opt.command_line = command_line(argc, argv);
   bool repetitions_given = false;
   std::vector<std::string> given;
   for (int i = 1; i < argc; ++i) {
@@ -869,9 +869,8 @@ int main(int argc, char* argv[]) {
   try {
     const Options opt = parse(argc, argv);
     const std::string date = utc_now(), load_start = load_average();
-    std::cout << "strata_execute_bench: " << ExecSpace::name() << ", concurrency " << ExecSpace().concurrency()
-              << ", Kokkos " << kokkos_version() << ", Kokkos Kernels " << STRATA_BENCH_KOKKOSKERNELS_VERSION
-              << ", " << opt.repetitions << " repetitions (medians), load " << load_start << "\n"
+    std::cout << bench_heading("strata_execute_bench", STRATA_BENCH_KOKKOSKERNELS_VERSION) << ", "
+              << opt.repetitions << " repetitions (medians), load " << load_start << "\n"
               << "vs (a) / (b) / (c): time of hostloop / workgraph / kokkos-graph over the method's (> 1: faster)\n";
     namespace g = strata::generate;
     std::vector<DagResult> dags;

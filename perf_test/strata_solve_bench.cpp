@@ -77,7 +77,7 @@ struct Options {
 
 Options parse(int argc, char* argv[]) {
   Options o;
-  for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
+  o.command = command_line(argc, argv);
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -429,9 +429,8 @@ int main(int argc, char* argv[]) {
   try {
     const Options opt = parse(argc, argv);
     const std::string date = utc_now(), load_start = load_average();
-    std::cout << "strata_solve_bench: " << ExecSpace::name() << ", concurrency "
-              << ExecSpace().concurrency() << ", Kokkos " << kokkos_version() << ", Kokkos Kernels "
-              << STRATA_BENCH_KOKKOSKERNELS_VERSION << ", " << opt.reps
+    std::cout << bench_heading("strata_solve_bench", STRATA_BENCH_KOKKOSKERNELS_VERSION) << ", "
+              << opt.reps
               << " repetitions (medians), load " << load_start << "\n"
 #if defined(STRATA_BENCH_CUSPARSE)
               << "cuSPARSE: cusparseSpSV (analysis untimed)\n"

@@ -57,7 +57,7 @@ struct Options {
 
 Options parse(int argc, char* argv[]) {
   Options o;
-  for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
+  o.command = command_line(argc, argv);
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -182,9 +182,8 @@ int main(int argc, char* argv[]) {
   try {
     const Options opt = parse(argc, argv);
     const std::string date = utc_now(), load_start = load_average();
-    std::cout << "strata_sptrsv_bench: " << ExecSpace::name() << ", concurrency " << ExecSpace().concurrency()
-              << ", Kokkos " << kokkos_version() << ", Kokkos Kernels " << STRATA_BENCH_KOKKOSKERNELS_VERSION
-              << ", " << opt.reps << " repetitions (medians, ms), load " << load_start << "\n"
+    std::cout << bench_heading("strata_sptrsv_bench", STRATA_BENCH_KOKKOSKERNELS_VERSION) << ", "
+              << opt.reps << " repetitions (medians, ms), load " << load_start << "\n"
               << "ratio: Kokkos Kernels' time / Strata's (> 1: Strata faster)\n"
               << std::left << std::setw(14) << "matrix" << std::setw(6) << "tri" << std::setw(9) << "algo"
               << std::right << std::setw(9) << "rows" << std::setw(10) << "nnz" << std::setw(7) << "levels"
