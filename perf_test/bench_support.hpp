@@ -246,6 +246,23 @@ inline std::string kokkos_version() {
   return s.str();
 }
 
+/// The command line as run (the JSON's "command").
+inline std::string command_line(int argc, char* argv[]) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i]);
+  return line;
+}
+
+/// The start of a benchmark's first line: its name, the backend and its
+/// concurrency, the Kokkos and Kokkos Kernels versions.
+inline std::string bench_heading(const std::string& name, const std::string& kokkos_kernels) {
+  using ExecSpace = Kokkos::DefaultExecutionSpace;
+  std::ostringstream s;
+  s << name << ": " << ExecSpace::name() << ", concurrency " << ExecSpace().concurrency()
+    << ", Kokkos " << kokkos_version() << ", Kokkos Kernels " << kokkos_kernels;
+  return s.str();
+}
+
 /// The members of the JSON "environment" object both benchmarks write (each
 /// line indented by four spaces and ending in ",\n"); `date` and
 /// `load_start` were taken when the run started.

@@ -42,8 +42,6 @@
 #include <unistd.h>
 
 #include <Kokkos_Core.hpp>
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_sptrsv.hpp>
 
 #include <strata/generate/graph_generators.hpp>
 #include <strata/plan/plan_barriers.hpp>
@@ -52,6 +50,7 @@
 #include <strata/version.hpp>
 
 #include "bench_support.hpp"
+#include "kokkos_kernels_sptrsv.hpp"  // unit_test/
 
 namespace {
 
@@ -326,17 +325,11 @@ KkResult run_kk(const Options& opt, const std::vector<Dep>& deps, std::uint64_t 
   const InEdgeCsr csr = in_edge_csr(deps, waves);
   const auto row_map = csr.row_map;
   const auto entries = csr.entries;
-  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, ExecSpace,
-                                                                  MemSpace, MemSpace>;
   auto symbolic = [&](std::uint64_t* levels) {
-    Handle kh;
+    strata_sptrsv_test::KkHandle<ExecSpace, MemSpace> kh;
     kh.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1,
                             static_cast<int>(waves), true /*lower*/);
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-    KokkosSparse::sptrsv_symbolic(&kh, row_map, entries);  // promoted out of Experimental
-#else
-    KokkosSparse::Experimental::sptrsv_symbolic(&kh, row_map, entries);
-#endif
+    strata_sptrsv_test::kk_symbolic(kh, row_map, entries);
     ExecSpace().fence();
     if (levels) *levels = static_cast<std::uint64_t>(kh.get_sptrsv_handle()->get_num_levels());
     kh.destroy_sptrsv_handle();
@@ -647,7 +640,7 @@ void print_row(const Options& opt, const GraphResult& g) {
 
 Options parse(int argc, char* argv[], bool* list) {
   Options opt;
-  for (int i = 0; i < argc; ++i) opt.command_line += (i ? " " : "") + std::string(argv[i]);
+  opt.command_line = command_line(argc, argv);
   bool repetitions_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -705,9 +698,8 @@ int main(int argc, char* argv[]) {
     if (list) {
       for (const auto& s : specs) std::cout << s.name << "\n";
     } else {
-      std::cout << "strata_bench: " << ExecSpace::name() << ", concurrency " << ExecSpace().concurrency()
-                << ", Kokkos " << kokkos_version() << ", Kokkos Kernels "
-                << STRATA_BENCH_KOKKOSKERNELS_VERSION << ", " << opt.repetitions
+      std::cout << bench_heading("strata_bench", STRATA_BENCH_KOKKOSKERNELS_VERSION) << ", "
+                << opt.repetitions
                 << " repetitions (medians, seconds), load " << load_start << "\n";
       std::ostringstream head;
       head << std::left << std::setw(18) << "graph" << std::right << std::setw(9) << "waves"

@@ -53,8 +53,6 @@
 #include <Kokkos_Graph.hpp>
 #define STRATA_BENCH_HAVE_KOKKOS_GRAPH 1
 #endif
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_sptrsv.hpp>
 
 #include <strata/execute/executor.hpp>
 #include <strata/generate/graph_generators.hpp>
@@ -64,6 +62,7 @@
 
 #include "bench_support.hpp"
 #include "ilu_lower_factor.hpp"  // examples/sparse_trisolve
+#include "kokkos_kernels_sptrsv.hpp"  // unit_test/
 
 namespace {
 
@@ -484,8 +483,7 @@ KkResult run_kk(const Options& opt, const std::string& algorithm_name,
                 const strata_example::DeviceFactor<MemSpace>& f, const std::vector<double>& ref) {
   KkResult r;
   r.algorithm = algorithm_name;
-  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, ExecSpace, MemSpace, MemSpace>;
-  Handle kh;
+  strata_sptrsv_test::KkHandle<ExecSpace, MemSpace> kh;
   const int rows = static_cast<int>(f.b.extent(0));
   kh.create_sptrsv_handle(algorithm, rows, true /*lower*/);
   if (algorithm == KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1CHAIN) {
@@ -499,22 +497,14 @@ KkResult run_kk(const Options& opt, const std::string& algorithm_name,
   const Kokkos::View<double*, MemSpace> b(const_cast<double*>(f.b.data()), f.b.extent(0));
   const auto x = f.x;
   r.symbolic_seconds = seconds_of([&] {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-    KokkosSparse::sptrsv_symbolic(&kh, row_map, entries, values);
-#else
-    KokkosSparse::Experimental::sptrsv_symbolic(&kh, row_map, entries, values);
-#endif
+    strata_sptrsv_test::kk_symbolic(kh, row_map, entries, values);
     ExecSpace().fence();
   });
   r.levels = static_cast<std::uint64_t>(kh.get_sptrsv_handle()->get_num_levels());
   r.timing = time_calls(
       opt.repetitions, 1,
       [&] {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-        KokkosSparse::sptrsv_solve(&kh, row_map, entries, values, b, x);
-#else
-        KokkosSparse::Experimental::sptrsv_solve(&kh, row_map, entries, values, b, x);
-#endif
+        strata_sptrsv_test::kk_solve(kh, row_map, entries, values, b, x);
         ExecSpace().fence();
       },
       // x = 0 before each solve, not NaN as for Strata's methods: Kokkos
@@ -806,7 +796,7 @@ std::uint64_t parse_count(const std::string& what, const std::string& text) {
 
 Options parse(int argc, char* argv[]) {
   Options opt;
-  for (int i = 0; i < argc; ++i) opt.command_line += (i ? " " : "") + std::string(argv[i]);
+  opt.command_line = command_line(argc, argv);
   bool repetitions_given = false;
   std::vector<std::string> given;
   for (int i = 1; i < argc; ++i) {
@@ -879,9 +869,8 @@ int main(int argc, char* argv[]) {
   try {
     const Options opt = parse(argc, argv);
     const std::string date = utc_now(), load_start = load_average();
-    std::cout << "strata_execute_bench: " << ExecSpace::name() << ", concurrency " << ExecSpace().concurrency()
-              << ", Kokkos " << kokkos_version() << ", Kokkos Kernels " << STRATA_BENCH_KOKKOSKERNELS_VERSION
-              << ", " << opt.repetitions << " repetitions (medians), load " << load_start << "\n"
+    std::cout << bench_heading("strata_execute_bench", STRATA_BENCH_KOKKOSKERNELS_VERSION) << ", "
+              << opt.repetitions << " repetitions (medians), load " << load_start << "\n"
               << "vs (a) / (b) / (c): time of hostloop / workgraph / kokkos-graph over the method's (> 1: faster)\n";
     namespace g = strata::generate;
     std::vector<DagResult> dags;

@@ -40,8 +40,6 @@
 #include <vector>
 
 #include <Kokkos_Core.hpp>
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_sptrsv.hpp>
 
 #include <strata/generate/graph_generators.hpp>
 #include <strata/solve/triangular_solve.hpp>
@@ -52,7 +50,7 @@
 #endif
 
 #include "bench_support.hpp"
-#include "sptrsv_matrices.hpp"
+#include "kokkos_kernels_sptrsv.hpp"
 
 namespace {
 
@@ -60,8 +58,11 @@ using namespace strata_bench;
 using strata_sptrsv_test::HostCsr;
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using Mem = ExecSpace::memory_space;
-using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, ExecSpace, Mem, Mem>;
-using Algorithm = KokkosSparse::Experimental::SPTRSVAlgorithm;
+using Handle = strata_sptrsv_test::KkHandle<ExecSpace>;
+using Algorithm = strata_sptrsv_test::KkAlgorithm;
+using strata_sptrsv_test::device_copy;
+using strata_sptrsv_test::kk_solve;
+using strata_sptrsv_test::kk_symbolic;
 using Solve = strata::TriangularSolve<ExecSpace, int, int, double>;
 using strata::solve::SolveMode;
 
@@ -76,7 +77,7 @@ struct Options {
 
 Options parse(int argc, char* argv[]) {
   Options o;
-  for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
+  o.command = command_line(argc, argv);
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -191,14 +192,6 @@ HostCsr read_mtx(const std::string& path) {
   return a;
 }
 
-template <class T>
-Kokkos::View<T*, Mem> to_device(const std::vector<T>& v, const std::string& label) {
-  Kokkos::View<T*, Mem> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), v.size());
-  Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                           v.data(), v.size()));
-  return d;
-}
-
 std::vector<double> serial_solve(const HostCsr& a, const std::vector<double>& b) {
   std::vector<double> x(b.size());
   for (int i = 0; i < a.rows; ++i) {
@@ -238,23 +231,6 @@ struct Record {
   std::vector<Method> methods;
   double best_kk = 0, cusparse = 0;
 };
-
-void kk_symbolic(Handle& kh, const Kokkos::View<int*, Mem>& row_map, const Kokkos::View<int*, Mem>& entries) {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-  KokkosSparse::sptrsv_symbolic(&kh, row_map, entries);
-#else
-  KokkosSparse::Experimental::sptrsv_symbolic(&kh, row_map, entries);
-#endif
-}
-
-template <class... V>
-void kk_solve(Handle& kh, const V&... v) {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-  KokkosSparse::sptrsv_solve(&kh, v...);
-#else
-  KokkosSparse::Experimental::sptrsv_solve(&kh, v...);
-#endif
-}
 
 std::string schedule_note(const Solve& ts) {
   std::ostringstream s;
@@ -332,11 +308,11 @@ Record run(const Options& opt, const std::string& label, const HostCsr& a) {
   r.matrix = label;
   r.rows = a.rows;
   r.nonzeros = static_cast<std::int64_t>(a.entries.size());
-  const auto row_map = to_device(a.row_map, "row_map");
-  const auto entries = to_device(a.entries, "entries");
-  const auto values = to_device(a.values, "values");
+  const auto row_map = device_copy<Mem>(a.row_map, "row_map");
+  const auto entries = device_copy<Mem>(a.entries, "entries");
+  const auto values = device_copy<Mem>(a.values, "values");
   const std::vector<double> hb = strata_sptrsv_test::rhs_of(a.rows);
-  const auto b = to_device(hb, "b");
+  const auto b = device_copy<Mem>(hb, "b");
   const std::vector<double> ref = serial_solve(a, hb);
   Kokkos::View<double*, Mem> x("x", a.rows);
   const auto reset_x = [&] { Kokkos::deep_copy(x, std::nan("")); ExecSpace().fence(); };
@@ -453,9 +429,8 @@ int main(int argc, char* argv[]) {
   try {
     const Options opt = parse(argc, argv);
     const std::string date = utc_now(), load_start = load_average();
-    std::cout << "strata_solve_bench: " << ExecSpace::name() << ", concurrency "
-              << ExecSpace().concurrency() << ", Kokkos " << kokkos_version() << ", Kokkos Kernels "
-              << STRATA_BENCH_KOKKOSKERNELS_VERSION << ", " << opt.reps
+    std::cout << bench_heading("strata_solve_bench", STRATA_BENCH_KOKKOSKERNELS_VERSION) << ", "
+              << opt.reps
               << " repetitions (medians), load " << load_start << "\n"
 #if defined(STRATA_BENCH_CUSPARSE)
               << "cuSPARSE: cusparseSpSV (analysis untimed)\n"

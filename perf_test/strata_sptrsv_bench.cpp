@@ -27,13 +27,11 @@
 #include <vector>
 
 #include <Kokkos_Core.hpp>
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_sptrsv.hpp>
 
 #include <strata/kokkos_kernels/sptrsv_symbolic.hpp>
 
 #include "bench_support.hpp"
-#include "sptrsv_matrices.hpp"
+#include "kokkos_kernels_sptrsv.hpp"
 
 namespace {
 
@@ -41,8 +39,11 @@ using namespace strata_bench;
 using strata_sptrsv_test::HostCsr;
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using Mem = ExecSpace::memory_space;
-using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, ExecSpace, Mem, Mem>;
-using Algorithm = KokkosSparse::Experimental::SPTRSVAlgorithm;
+using Handle = strata_sptrsv_test::KkHandle<ExecSpace>;
+using Algorithm = strata_sptrsv_test::KkAlgorithm;
+using strata_sptrsv_test::device_copy;
+using strata_sptrsv_test::kk_solve;
+using strata_sptrsv_test::kk_symbolic;
 
 struct Options {
   std::vector<std::string> sizes{"40", "70", "100"};
@@ -56,7 +57,7 @@ struct Options {
 
 Options parse(int argc, char* argv[]) {
   Options o;
-  for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + std::string(argv[i]);
+  o.command = command_line(argc, argv);
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -87,31 +88,6 @@ Algorithm algorithm_of(const std::string& name) {
   throw std::invalid_argument("unknown algorithm " + name + " (RP, TP1 or TP1CHAIN)");
 }
 
-template <class T>
-Kokkos::View<T*, Mem> to_device(const std::vector<T>& v, const std::string& label) {
-  Kokkos::View<T*, Mem> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), v.size());
-  Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                           v.data(), v.size()));
-  return d;
-}
-
-void kk_symbolic(Handle& kh, const Kokkos::View<int*, Mem>& row_map, const Kokkos::View<int*, Mem>& entries) {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-  KokkosSparse::sptrsv_symbolic(&kh, row_map, entries);
-#else
-  KokkosSparse::Experimental::sptrsv_symbolic(&kh, row_map, entries);
-#endif
-}
-
-template <class... V>
-void kk_solve(Handle& kh, const V&... v) {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-  KokkosSparse::sptrsv_solve(&kh, v...);
-#else
-  KokkosSparse::Experimental::sptrsv_solve(&kh, v...);
-#endif
-}
-
 struct Record {
   std::string matrix, triangle, algorithm;
   std::int64_t rows = 0, nonzeros = 0;
@@ -130,10 +106,10 @@ Record run(const Options& opt, const std::string& matrix, const HostCsr& a, bool
   r.rows = a.rows;
   r.nonzeros = static_cast<std::int64_t>(a.entries.size());
   const Algorithm algorithm = algorithm_of(algorithm_name);
-  const auto row_map = to_device(a.row_map, "row_map");
-  const auto entries = to_device(a.entries, "entries");
-  const auto values = to_device(a.values, "values");
-  const auto b = to_device(strata_sptrsv_test::rhs_of(a.rows), "b");
+  const auto row_map = device_copy<Mem>(a.row_map, "row_map");
+  const auto entries = device_copy<Mem>(a.entries, "entries");
+  const auto values = device_copy<Mem>(a.values, "values");
+  const auto b = device_copy<Mem>(strata_sptrsv_test::rhs_of(a.rows), "b");
   Kokkos::View<double*, Mem> x_kk("x kk", a.rows), x_strata("x strata", a.rows);
 
   Handle kh;
@@ -206,9 +182,8 @@ int main(int argc, char* argv[]) {
   try {
     const Options opt = parse(argc, argv);
     const std::string date = utc_now(), load_start = load_average();
-    std::cout << "strata_sptrsv_bench: " << ExecSpace::name() << ", concurrency " << ExecSpace().concurrency()
-              << ", Kokkos " << kokkos_version() << ", Kokkos Kernels " << STRATA_BENCH_KOKKOSKERNELS_VERSION
-              << ", " << opt.reps << " repetitions (medians, ms), load " << load_start << "\n"
+    std::cout << bench_heading("strata_sptrsv_bench", STRATA_BENCH_KOKKOSKERNELS_VERSION) << ", "
+              << opt.reps << " repetitions (medians, ms), load " << load_start << "\n"
               << "ratio: Kokkos Kernels' time / Strata's (> 1: Strata faster)\n"
               << std::left << std::setw(14) << "matrix" << std::setw(6) << "tri" << std::setw(9) << "algo"
               << std::right << std::setw(9) << "rows" << std::setw(10) << "nnz" << std::setw(7) << "levels"

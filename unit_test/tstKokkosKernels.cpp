@@ -13,13 +13,10 @@
 
 #include <gtest/gtest.h>
 
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_sptrsv.hpp>
-
 #include <strata/core/error.hpp>
 #include <strata/kokkos_kernels/sptrsv_symbolic.hpp>
 
-#include "sptrsv_matrices.hpp"
+#include "kokkos_kernels_sptrsv.hpp"
 #include "test_backend.hpp"
 #include "test_helpers.hpp"
 
@@ -29,20 +26,9 @@ namespace {
 using strata_sptrsv_test::HostCsr;
 using Space = TEST_EXECSPACE;
 using Mem = Kokkos::Device<Space, Space::memory_space>;  // the Views' execution space is the handle's
-using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, Space,
-                                                                Space::memory_space, Space::memory_space>;
-using Algorithm = KokkosSparse::Experimental::SPTRSVAlgorithm;
-
-struct DeviceCsr {
-  Kokkos::View<int*, Mem> row_map, entries;
-  Kokkos::View<double*, Mem> values;
-};
-
-DeviceCsr to_device(const HostCsr& a) {
-  return {strata::test::to_device<Mem>(a.row_map, "row_map"),
-          strata::test::to_device<Mem>(a.entries, "entries"),
-          strata::test::to_device<Mem>(a.values, "values")};
-}
+using Handle = strata_sptrsv_test::KkHandle<Space>;
+using Algorithm = strata_sptrsv_test::KkAlgorithm;
+using DeviceCsr = strata_sptrsv_test::DeviceCsr<Mem>;
 
 template <class View>
 std::vector<typename View::non_const_value_type> host_vector(const View& v) {
@@ -50,22 +36,11 @@ std::vector<typename View::non_const_value_type> host_vector(const View& v) {
   return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
 }
 
-void kk_symbolic(Handle& kh, const DeviceCsr& a) {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-  KokkosSparse::sptrsv_symbolic(&kh, a.row_map, a.entries);
-#else
-  KokkosSparse::Experimental::sptrsv_symbolic(&kh, a.row_map, a.entries);
-#endif
-}
-
+/// x of Kokkos Kernels' solve with the handle's schedule.
 std::vector<double> kk_solve(Handle& kh, const DeviceCsr& a, const std::vector<double>& b) {
   const auto bd = strata::test::to_device<Mem>(b, "b");
   Kokkos::View<double*, Mem> x("x", b.size());
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-  KokkosSparse::sptrsv_solve(&kh, a.row_map, a.entries, a.values, bd, x);
-#else
-  KokkosSparse::Experimental::sptrsv_solve(&kh, a.row_map, a.entries, a.values, bd, x);
-#endif
+  strata_sptrsv_test::kk_solve(kh, a.row_map, a.entries, a.values, bd, x);
   Kokkos::fence();
   return host_vector(x);
 }
@@ -91,7 +66,7 @@ void create(Handle& kh, const Setup& s, int rows, bool lower) {
 
 /// Every field Kokkos Kernels' symbolic phase writes, and the solve.
 void expect_same_schedule(const HostCsr& a, bool lower, const std::string& what) {
-  const DeviceCsr d = to_device(a);
+  const DeviceCsr d(a);
   const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
   std::vector<int> per_level;
   strata_sptrsv_test::host_levels(a, lower, &per_level);
@@ -100,7 +75,7 @@ void expect_same_schedule(const HostCsr& a, bool lower, const std::string& what)
     Handle theirs, ours;
     create(theirs, s, a.rows, lower);
     create(ours, s, a.rows, lower);
-    kk_symbolic(theirs, d);
+    strata_sptrsv_test::kk_symbolic(theirs, d.row_map, d.entries);
     kokkos_kernels::sptrsv_symbolic(&ours, d.row_map, d.entries);
     auto* t = theirs.get_sptrsv_handle();
     auto* o = ours.get_sptrsv_handle();
@@ -216,7 +191,7 @@ TEST(KokkosKernelsSptrsv, DiagonalMatrixIsOneLevel) {
 
 /// The error sptrsv_symbolic throws, checking that the handle stayed as it was.
 PlanError error_of(const HostCsr& a, bool lower, Algorithm algorithm = Algorithm::SEQLVLSCHD_TP1) {
-  const DeviceCsr d = to_device(a);
+  const DeviceCsr d(a);
   Handle kh;
   kh.create_sptrsv_handle(algorithm, a.rows, lower);
   try {
@@ -284,7 +259,7 @@ TEST(KokkosKernelsSptrsv, BadOffsetsAreTypedErrors) {
 }
 
 TEST(KokkosKernelsSptrsv, BadHandleIsTypedError) {
-  const DeviceCsr d = to_device(csr(2, {{0}, {0, 1}}));
+  const DeviceCsr d(csr(2, {{0}, {0, 1}}));
   Handle kh;
   try {
     kokkos_kernels::sptrsv_symbolic(&kh, d.row_map, d.entries);
@@ -311,7 +286,7 @@ TEST(KokkosKernelsSptrsv, ChainThatOverflowsKokkosKernelsChainPointerIsTypedErro
 }
 
 TEST(KokkosKernelsSptrsv, EmptyMatrixHasNoLevels) {
-  const DeviceCsr d = to_device(HostCsr{});
+  const DeviceCsr d{HostCsr{}};
   Handle kh;
   kh.create_sptrsv_handle(Algorithm::SEQLVLSCHD_TP1, 0, true);
   kokkos_kernels::sptrsv_symbolic(&kh, d.row_map, d.entries);

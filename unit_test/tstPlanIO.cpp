@@ -142,6 +142,63 @@ TEST(MatrixMarket, MemoryBudgetBoundsTheReader) {
   EXPECT_EQ(io::parse_matrix_market(text, "in.mtx", Triangle::Lower, need).dependencies.size(), 2u);
 }
 
+TEST(MatrixMarket, EntriesWithTheirValues) {
+  // The matrix reader: every stored entry in file order, 0-based, with its
+  // value; the same walk (and errors) as the DAG reader.
+  using io::MatrixEntry;
+  const auto same = [](const std::vector<MatrixEntry>& got, const std::vector<MatrixEntry>& want) {
+    bool equal = got.size() == want.size();
+    for (std::size_t k = 0; equal && k < got.size(); ++k)
+      equal = got[k].row == want[k].row && got[k].column == want[k].column &&
+              got[k].value == want[k].value;
+    return equal;
+  };
+  const auto real = io::parse_matrix_market_entries(
+      "%%MatrixMarket matrix coordinate real general\n% c\n3 3 4\n1 1 2.5\n3 1 -2e3\n"
+      "1 3 .5\n3 1 1\n",
+      "in.mtx");
+  EXPECT_EQ(real.rows, 3u);
+  EXPECT_FALSE(real.pattern);
+  EXPECT_EQ(real.mirror, io::Mirror::None);
+  EXPECT_TRUE(same(real.entries, {{0, 0, 2.5}, {2, 0, -2e3}, {0, 2, 0.5}, {2, 0, 1.0}}));
+  const auto pattern = io::parse_matrix_market_entries(
+      "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n", "in.mtx");
+  EXPECT_TRUE(pattern.pattern);
+  EXPECT_EQ(pattern.mirror, io::Mirror::Same);
+  EXPECT_TRUE(same(pattern.entries, {{1, 0, 1.0}}));
+  EXPECT_EQ(io::parse_matrix_market_entries(
+                "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 -3\n",
+                "in.mtx")
+                .mirror,
+            io::Mirror::Negated);
+  // A complex field and values that are not finite doubles: ParseError,
+  // naming the line.
+  for (const auto& [text, line] : std::vector<std::pair<std::string, std::uint64_t>>{
+           {"%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 1},
+           {"%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 nan\n", 3},
+           {"%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1e999\n", 3},
+           {"%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n", 3}}) {
+    try {
+      io::parse_matrix_market_entries(text, "in.mtx");
+      ADD_FAILURE() << text;
+    } catch (const PlanError& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::ParseError) << e.what();
+      EXPECT_EQ(e.line(), line) << e.what();
+    }
+  }
+  // The budget: the text and 24 bytes per declared entry, before reserving.
+  const std::string text = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1\n";
+  const std::uint64_t need = text.size() + 2 * sizeof(MatrixEntry);
+  try {
+    io::parse_matrix_market_entries(text, "in.mtx", need - 1);
+    ADD_FAILURE();
+  } catch (const PlanError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::MemoryConstrained);
+    EXPECT_EQ(e.needed_bytes(), need);
+  }
+  EXPECT_EQ(io::parse_matrix_market_entries(text, "in.mtx", need).entries.size(), 2u);
+}
+
 TEST(MatrixMarket, FormatFromTheBannerAndStreams) {
   const std::string text = "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n2 1\n3 2\n";
   EXPECT_EQ(io::detect_graph_format(text), io::GraphFormat::MatrixMarket);

@@ -9,15 +9,12 @@
 
 #include <gtest/gtest.h>
 
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_sptrsv.hpp>
-
 #include <strata/core/error.hpp>
 #include <strata/generate/graph_generators.hpp>
 #include <strata/kokkos_kernels/sptrsv_solve.hpp>
 #include <strata/kokkos_kernels/sptrsv_symbolic.hpp>
 
-#include "sptrsv_matrices.hpp"
+#include "kokkos_kernels_sptrsv.hpp"
 #include "test_backend.hpp"
 #include "test_helpers.hpp"
 
@@ -27,36 +24,11 @@ namespace {
 using strata_sptrsv_test::HostCsr;
 using Space = TEST_EXECSPACE;
 using Mem = Kokkos::Device<Space, Space::memory_space>;
-using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, double, Space,
-                                                                Space::memory_space, Space::memory_space>;
-using Algorithm = KokkosSparse::Experimental::SPTRSVAlgorithm;
-
-struct DeviceCsr {
-  Kokkos::View<int*, Mem> row_map, entries;
-  Kokkos::View<double*, Mem> values;
-};
-DeviceCsr to_device(const HostCsr& a) {
-  return {strata::test::to_device<Mem>(a.row_map, "row_map"),
-          strata::test::to_device<Mem>(a.entries, "entries"),
-          strata::test::to_device<Mem>(a.values, "values")};
-}
-
-template <class... V>
-void kk_symbolic(Handle& kh, const V&... v) {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-  KokkosSparse::sptrsv_symbolic(&kh, v...);
-#else
-  KokkosSparse::Experimental::sptrsv_symbolic(&kh, v...);
-#endif
-}
-template <class... V>
-void kk_solve(Handle& kh, const V&... v) {
-#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40600
-  KokkosSparse::sptrsv_solve(&kh, v...);
-#else
-  KokkosSparse::Experimental::sptrsv_solve(&kh, v...);
-#endif
-}
+using Handle = strata_sptrsv_test::KkHandle<Space>;
+using Algorithm = strata_sptrsv_test::KkAlgorithm;
+using DeviceCsr = strata_sptrsv_test::DeviceCsr<Mem>;
+using strata_sptrsv_test::kk_solve;
+using strata_sptrsv_test::kk_symbolic;
 
 std::vector<double> host(const Kokkos::View<double*, Mem>& v) {
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
@@ -64,7 +36,7 @@ std::vector<double> host(const Kokkos::View<double*, Mem>& v) {
 }
 
 void expect_same_as_kokkos_kernels(const HostCsr& a, bool lower, const std::string& name) {
-  const DeviceCsr d = to_device(a);
+  const DeviceCsr d(a);
   const auto b = strata::test::to_device<Mem>(strata_sptrsv_test::rhs_of(a.rows), "b");
   for (const Algorithm algorithm :
        {Algorithm::SEQLVLSCHD_RP, Algorithm::SEQLVLSCHD_TP1, Algorithm::SEQLVLSCHD_TP1CHAIN}) {
@@ -104,7 +76,7 @@ TEST(SolveKokkosKernels, DropInSolveMatchesKokkosKernels) {
 
 TEST(SolveKokkosKernels, MisuseAndBadMatricesAreTypedErrorsLeavingXUntouched) {
   HostCsr a = strata_sptrsv_test::random_lower(100, 3, 5);
-  const DeviceCsr d = to_device(a);
+  const DeviceCsr d(a);
   const auto b = strata::test::to_device<Mem>(strata_sptrsv_test::rhs_of(a.rows), "b");
   Kokkos::View<double*, Mem> x("x", a.rows);
   Kokkos::deep_copy(x, 7.0);
@@ -127,7 +99,7 @@ TEST(SolveKokkosKernels, MisuseAndBadMatricesAreTypedErrorsLeavingXUntouched) {
   EXPECT_NE(std::string(e.what()).find("row 42 "), std::string::npos) << e.what();
   // Another matrix's schedule: a chain's rows solved with a diagonal matrix's levels.
   const HostCsr chain = strata_sptrsv_test::lower_from_pattern(strata::generate::chain(100));
-  const DeviceCsr c = to_device(chain);
+  const DeviceCsr c(chain);
   expect_plan_error(ErrorKind::InvalidArgument, [&] {
     strata::kokkos_kernels::sptrsv_solve(&kh, c.row_map, c.entries, c.values, b, x);
   });

@@ -67,8 +67,11 @@ int gen_command(const std::vector<std::string>& args);
 int explain_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
 int solve_command(const std::vector<std::string>& args);
-/// The solve's schedule for a Matrix Market file (lines for `strata explain`).
-std::string solve_schedule_report(const std::string& path, bool upper);
+struct MemoryBudget;  // memory_budget.hpp
+/// The solve's schedule for a Matrix Market file (lines for `strata explain`),
+/// read within `budget`.
+std::string solve_schedule_report(const std::string& path, bool upper,
+                                  const MemoryBudget& budget);
 
 /// strata run FILE --distributed: the arguments that apply.
 struct DistributedRunArgs {

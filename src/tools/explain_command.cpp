@@ -72,13 +72,8 @@ void write_histogram(std::ostream& out, const LayerWidthProfile& p) {
 
 int explain_command(const std::vector<std::string>& args) {
   bool json = false;
-  std::uint64_t max_memory = 0;  // --max-memory; 0: the physical memory
   const GraphSource source =
       parse_graph_arguments(args, "explain", [&](const std::string& s, auto& value) {
-        if (s == "--max-memory") {
-          max_memory = parse_byte_count(value("--max-memory"));
-          return true;
-        }
         if (s != "--output") return false;
         const std::string& v = value("--output");
         if (v != "text" && v != "json")
@@ -86,11 +81,11 @@ int explain_command(const std::vector<std::string>& args) {
         json = v == "json";
         return true;
       });
-  const std::uint64_t budget = max_memory != 0 ? max_memory : physical_memory_bytes();
-  const io::EdgeList list = load_graph(source, budget, max_memory != 0);
+  const LoadedGraph graph = load_graph(source);
+  const io::EdgeList& list = graph.list;
   // Explain plans with 64-bit ids from the reader's list: checked as
   // `strata plan` checks it, before anything is allocated.
-  check_plan_memory<std::uint64_t>(list.wave_count, list.dependencies.size(), budget);
+  check_plan_memory<std::uint64_t>(list.wave_count, list.dependencies.size(), graph.budget.bytes);
   using Space = Kokkos::DefaultExecutionSpace;
   Space space;
   // Plan first (64-bit ids keep any input exact); the statistics say what ran.
@@ -111,7 +106,8 @@ int explain_command(const std::vector<std::string>& args) {
   const bool matrix_file = source.file.size() > 4 &&
                            source.file.compare(source.file.size() - 4, 4, ".mtx") == 0;
   const std::string solve_report =
-      matrix_file ? solve_schedule_report(source.file, source.triangle == io::Triangle::Upper)
+      matrix_file ? solve_schedule_report(source.file, source.triangle == io::Triangle::Upper,
+                                          graph.budget)
                   : std::string();
 
   // The whole report is composed first and written at once: an error (out of

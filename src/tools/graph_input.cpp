@@ -37,14 +37,41 @@ void check_standard_input() {
                    exit_usage};
 }
 
+/// The reader's MemoryConstrained for `name` worded for the tool: what
+/// reading holds (`holding`), the budget, and a Fix naming --max-memory and
+/// then `alternative`.
+CliError reading_memory_error(const std::string& name, const PlanError& e, std::uint64_t budget,
+                              bool budget_given, const char* holding, const char* alternative) {
+  return CliError{"MemoryConstrained: reading " + name + " needs at least " +
+                      std::to_string(e.needed_bytes()) + " bytes (" + holding +
+                      ") but the memory budget is " + std::to_string(budget) + " bytes" +
+                      (budget_given ? "" : " (the physical memory)") +
+                      ". Fix: raise --max-memory, or " + alternative + ".",
+                  exit_invalid_graph};
+}
+
 }  // namespace
 
-io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool budget_given) {
+io::MatrixEntries read_matrix_entries(const std::string& path, const MemoryBudget& budget) {
+  const std::string name = io::printable(path);
+  try {
+    const Progress progress("reading " + name);
+    return io::read_matrix_market_entries(path, budget.bytes);
+  } catch (const PlanError& e) {
+    if (e.kind() != ErrorKind::MemoryConstrained) throw;
+    throw reading_memory_error(name, e, budget.bytes, budget.given, "its text and its entries",
+                               "solve a smaller matrix");
+  }
+}
+
+LoadedGraph load_graph(const GraphSource& source) {
+  const MemoryBudget limit = memory_budget(source.max_memory);
   if (source.demo) {
     if (source.triangle_given)
       throw UsageError{"--triangle applies to Matrix Market input, not --demo"};
-    return demo_graph();
+    return {demo_graph(), limit};
   }
+  const std::uint64_t budget = limit.bytes;
   const bool standard_input = source.file == "-";
   const std::string name = standard_input ? "<stdin>" : io::printable(source.file);
   io::GraphReadOptions options;
@@ -58,19 +85,36 @@ io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool bu
                            : io::read_graph(source.file, options);
   } catch (const PlanError& e) {
     if (e.kind() != ErrorKind::MemoryConstrained) throw;
-    throw CliError{"MemoryConstrained: reading " + name +
-                       " needs at least " + std::to_string(e.needed_bytes()) +
-                       " bytes (its text and its dependency list) but the memory budget is " +
-                       std::to_string(budget) + " bytes" +
-                       (budget_given ? "" : " (the physical memory)") +
-                       ". Fix: raise --max-memory, or plan it over MPI ranks with --distributed "
-                       "(under mpiexec).",
-                   exit_invalid_graph};
+    throw reading_memory_error(name, e, budget, limit.given, "its text and its dependency list",
+                               "plan it over MPI ranks with --distributed (under mpiexec)");
   }
   if (source.triangle_given && input.format != io::GraphFormat::MatrixMarket)
     throw UsageError{"--triangle applies to Matrix Market input; " + name +
                      " is an edge list (its dependencies are given directly)"};
-  return std::move(input.list);
+  return {std::move(input.list), limit};
+}
+
+void require_distributed_file(const GraphSource& source, const std::string& command) {
+  const std::string verb = command + "s";  // "plans", "runs"
+  if (source.demo) throw UsageError{"--distributed " + verb + " a FILE, not --demo"};
+  if (source.file == "-")
+    throw UsageError{"--distributed " + verb + " a file that every rank reads, not standard input"};
+  if (source.triangle_given)
+    throw UsageError{"--triangle does not apply to --distributed (it reads edge lists only)"};
+  const std::string fix = "--distributed ranks each read their own byte range of a regular "
+                          "file: copy the data to a file first, or " + command +
+                          " it without --distributed";
+  require_regular_file(source.file, fix.c_str());
+  if (is_matrix_market_file(source.file)) {
+    // A malformed banner answers as `strata plan FILE` answers it.
+    std::ifstream in(source.file, std::ios::binary);
+    std::string first_line;
+    std::getline(in, first_line);
+    if (!first_line.empty() && first_line.back() == '\r') first_line.pop_back();
+    io::check_matrix_market_banner(first_line, source.file);
+    throw UsageError{"--distributed reads edge lists only, and " + io::printable(source.file) +
+                     " is Matrix Market: " + command + " it without --distributed"};
+  }
 }
 
 bool is_matrix_market_file(const std::string& path) {

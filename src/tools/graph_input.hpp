@@ -1,9 +1,10 @@
 #pragma once
 // What the subcommands that take a graph (`strata plan`, `strata run`,
 // `strata explain`) share: their command-line loop (FILE, `-` for standard
-// input, or --demo; --triangle; options with a value; the same usage
-// errors), the built-in demo graph, the reader worded for the tool (an edge
-// list or Matrix Market, told apart by the input's first bytes), and the
+// input, or --demo; --triangle; --max-memory; options with a value; the same
+// usage errors), the built-in demo graph, the reader worded for the tool (an
+// edge list or Matrix Market, told apart by the input's first bytes) within
+// the command's memory budget, the checks of a --distributed FILE, and the
 // choice of 32- or 64-bit ids behind the memory check. One place, so that a
 // graph error answers the same in every subcommand.
 #include <cstdint>
@@ -28,10 +29,12 @@ struct GraphSource {
   bool demo = false;
   io::Triangle triangle = io::Triangle::Lower;  ///< --triangle (Matrix Market input)
   bool triangle_given = false;
+  std::uint64_t max_memory = 0;  ///< --max-memory; 0: the machine's physical memory
 };
 
 /// Parses the arguments of subcommand `command`: `--demo`, one positional
-/// FILE (`-`: standard input), `--triangle lower|upper`, and the options
+/// FILE (`-`: standard input), `--triangle lower|upper`, `--max-memory
+/// BYTES`, and the options
 /// that `on_option(name, value)` accepts (it returns false for a name it
 /// does not know; `value(name)` takes the option's value, a UsageError when
 /// there is none). Unknown options, a second FILE and neither or both of
@@ -54,6 +57,8 @@ GraphSource parse_graph_arguments(const std::vector<std::string>& args, const st
         throw UsageError{"--triangle must be 'lower' or 'upper', not '" + v + "'"};
       source.triangle = v == "lower" ? io::Triangle::Lower : io::Triangle::Upper;
       source.triangle_given = true;
+    } else if (s == "--max-memory") {
+      source.max_memory = parse_byte_count(value("--max-memory"));
     } else if (on_option(s, value)) {
     } else if (s.size() > 1 && s[0] == '-') {
       throw UsageError{"unknown option '" + s + "' for '" + command + "'" +
@@ -73,13 +78,32 @@ GraphSource parse_graph_arguments(const std::vector<std::string>& args, const st
 /// The built-in demo: a 3-D upwind transport sweep over 8x8x8 cells.
 io::EdgeList demo_graph();
 
+/// A graph read for a subcommand, and the budget that bounded the reading
+/// and bounds what the subcommand allocates next.
+struct LoadedGraph {
+  io::EdgeList list;
+  MemoryBudget budget;
+};
+
 /// The graph of `source`: the demo, or FILE (standard input for `-`, named
-/// `<stdin>` in messages) read within `budget` bytes (0: unbounded) as an
-/// edge list or Matrix Market (the reader's MemoryConstrained worded for the
-/// tool: its Fix names --max-memory; `budget_given`: the budget came from
-/// --max-memory, not the physical memory). --triangle with an input that is
-/// not Matrix Market is a UsageError.
-io::EdgeList load_graph(const GraphSource& source, std::uint64_t budget, bool budget_given);
+/// `<stdin>` in messages) read as an edge list or Matrix Market within the
+/// budget of its --max-memory (memory_budget: else the physical memory; the
+/// reader's MemoryConstrained worded for the tool, its Fix naming
+/// --max-memory). --triangle with an input that is not Matrix Market is a
+/// UsageError.
+LoadedGraph load_graph(const GraphSource& source);
+
+/// The checks of `strata plan|run FILE --distributed` (`command`: "plan" or
+/// "run") before MPI work starts: FILE, not --demo or standard input, no
+/// --triangle, a regular file (IoError otherwise: opening a FIFO waits for a
+/// writer), and an edge list (a Matrix Market file is a UsageError, after
+/// its banner is checked as `strata plan FILE` checks it).
+void require_distributed_file(const GraphSource& source, const std::string& command);
+
+/// The matrix in the Matrix Market file at `path` with its values
+/// (io::read_matrix_market_entries), read within the budget (the reader's
+/// MemoryConstrained worded for the tool, as load_graph words it).
+io::MatrixEntries read_matrix_entries(const std::string& path, const MemoryBudget& budget);
 
 /// Whether the file at `path` is Matrix Market (by its first byte or its
 /// name, io::detect_graph_format); false when it cannot be read (the reader

@@ -35,6 +35,19 @@ inline std::uint64_t physical_memory_bytes() {
              : p * s;
 }
 
+/// The memory budget of one command: --max-memory BYTES, else the physical
+/// memory. Every reader and storage check of the command is bounded by it.
+struct MemoryBudget {
+  std::uint64_t bytes = 0;
+  bool given = false;  ///< from --max-memory (not the physical memory)
+};
+
+/// The budget of a command whose --max-memory is `max_memory` (0: not given).
+inline MemoryBudget memory_budget(std::uint64_t max_memory) {
+  return max_memory != 0 ? MemoryBudget{max_memory, true}
+                         : MemoryBudget{physical_memory_bytes(), false};
+}
+
 /// "1073741824", "512M", "8G", "1T" (K/M/G/T: powers of 1024); UsageError otherwise.
 inline std::uint64_t parse_byte_count(const std::string& text,
                                       const std::string& option = "--max-memory") {
@@ -108,6 +121,37 @@ std::uint64_t run_memory_bytes(std::uint64_t waves, std::uint64_t dependencies) 
   const std::uint64_t per_wave = 3 * 8 + 2 * sizeof(Ordinal) + 3 * 8;
   const std::uint64_t run = per_dependency * dependencies + per_wave * waves;
   return plan > max - run ? max : plan + run;
+}
+
+/// Bytes one `strata solve` of a `rows` x `rows` matrix with `entries` stored
+/// entries holds at its high point after the reader: the symbolic phase's
+/// planning of the rows (plan_memory_bytes, 64-bit, one dependency per
+/// entry at most), plus per entry the host CSR being built (a (column,
+/// value) pair, then the column and the value) and its device copy, and per
+/// row the offsets (host and device), b and x (host and device) and the
+/// solve's per-row state (diagonal offset, order, level, ticket, ready flag).
+/// An upper bound; saturates at 2^64 - 1.
+inline std::uint64_t solve_memory_bytes(std::uint64_t rows, std::uint64_t entries) {
+  constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  constexpr std::uint64_t safe = std::uint64_t(1) << 56;
+  const std::uint64_t plan = plan_memory_bytes<std::uint64_t>(rows, entries);
+  if (plan == max || rows >= safe || entries >= safe) return max;
+  const std::uint64_t per_entry = 16 + 2 * 8 + 2 * 8;
+  const std::uint64_t per_row = 2 * 8 + 2 * 8 + 2 * 8 + 4 * 8 + 4;
+  const std::uint64_t solve = per_entry * entries + per_row * rows;
+  return plan > max - solve ? max : plan + solve;
+}
+
+/// MemoryConstrained (exit 3, worded for the tool) when solving a matrix of
+/// this shape cannot fit the budget; allocates nothing.
+inline void check_solve_memory(std::uint64_t rows, std::uint64_t entries, std::uint64_t budget) {
+  const std::uint64_t need = solve_memory_bytes(rows, entries);
+  if (need > budget)
+    throw CliError{"MemoryConstrained: solving needs " + std::to_string(need) +
+                       " bytes but the memory budget is " + std::to_string(budget) +
+                       " bytes. Fix: raise --max-memory (default: the physical memory), or "
+                       "solve a smaller matrix.",
+                   exit_invalid_graph};
 }
 
 /// What check_plan_memory checks, for `strata plan` (PlanMemory) or `strata

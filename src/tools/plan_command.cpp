@@ -2,7 +2,6 @@
 // it, print the plan (text, JSON or Graphviz dot).
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
@@ -40,7 +39,6 @@ struct PlanArgs {
   bool dot = false;
   bool time = false;
   int repeats = 5;
-  std::uint64_t max_memory = 0;  ///< --max-memory; 0: the machine's physical memory
   PlanMode mode = PlanMode::Automatic;
   bool mode_given = false;
   bool distributed = false;     ///< --distributed (MPI)
@@ -73,8 +71,6 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
       a.distributed = true;
     } else if (s == "--rank-budget") {
       a.rank_budget = parse_byte_count(value("--rank-budget"), "--rank-budget");
-    } else if (s == "--max-memory") {
-      a.max_memory = parse_byte_count(value("--max-memory"));
     } else if (s == "--repeats") {
       const std::string& v = value("--repeats");
       const auto n = parse_decimal(v, 1000);
@@ -89,13 +85,8 @@ PlanArgs parse_plan_args(const std::vector<std::string>& args) {
   if (a.rank_budget != 0 && !a.distributed)
     throw UsageError{"--rank-budget applies to --distributed planning only"};
   if (a.distributed) {
-    if (a.source.demo) throw UsageError{"--distributed plans a FILE, not --demo"};
-    if (a.source.file == "-")
-      throw UsageError{"--distributed plans a file that every rank reads, not standard input"};
-    if (a.source.triangle_given)
-      throw UsageError{"--triangle does not apply to --distributed (it reads edge lists only)"};
     if (a.dot) throw UsageError{"--output dot does not apply to --distributed (large graphs)"};
-    if (a.max_memory != 0)
+    if (a.source.max_memory != 0)
       throw UsageError{"--max-memory does not apply to --distributed: use --rank-budget"};
     if (a.mode_given && a.mode != PlanMode::Automatic)
       throw UsageError{"--mode does not apply to --distributed (its step is the sparse one)"};
@@ -149,7 +140,7 @@ int plan_and_print(io::EdgeList list, const PlanArgs& args) {
   PlannerScratch<Space, Ordinal, Ordinal> scratch;
   PlanOptions options;
   options.mode = args.mode;
-  options.device_memory_budget_bytes = args.max_memory;  // 0 (not given): unbounded here
+  options.device_memory_budget_bytes = args.source.max_memory;  // 0 (not given): unbounded here
   PlanStatistics stats;
   options.statistics = &stats;
   auto plan = [&] {
@@ -219,20 +210,7 @@ int plan_command(const std::vector<std::string>& argv) {
   const PlanArgs args = parse_plan_args(argv);
   if (args.distributed) {
 #ifdef STRATA_ENABLE_MPI
-    require_regular_file(args.source.file,
-                         "--distributed ranks each read their own byte range of a regular "
-                         "file: copy the data to a file first, or plan it without --distributed");
-    if (is_matrix_market_file(args.source.file)) {
-      // A malformed banner answers as `strata plan FILE` answers it.
-      std::ifstream in(args.source.file, std::ios::binary);
-      std::string first_line;
-      std::getline(in, first_line);
-      if (!first_line.empty() && first_line.back() == '\r') first_line.pop_back();
-      io::check_matrix_market_banner(first_line, args.source.file);
-      throw UsageError{"--distributed reads edge lists only, and " +
-                       io::printable(args.source.file) +
-                       " is Matrix Market: plan it without --distributed"};
-    }
+    require_distributed_file(args.source, "plan");
     DistributedPlanArgs d;
     d.file = args.source.file;
     d.json = args.json;
@@ -246,9 +224,9 @@ int plan_command(const std::vector<std::string>& argv) {
   }
   // The budget bounds the reader (the file's text and its dependency list)
   // and then the planning, each checked before it allocates.
-  const std::uint64_t budget = args.max_memory != 0 ? args.max_memory : physical_memory_bytes();
   refuse_single_process_under_mpi_launcher();
-  io::EdgeList list = load_graph(args.source, budget, args.max_memory != 0);
+  LoadedGraph graph = load_graph(args.source);
+  io::EdgeList& list = graph.list;
   if (args.dot) {  // before planning: a picture of a large graph is refused at once
     try {
       io::check_dot_limits(list.wave_count, list.dependencies.size());
@@ -256,7 +234,7 @@ int plan_command(const std::vector<std::string>& argv) {
       throw dot_limit_error(e);
     }
   }
-  return with_ordinal(list, budget, [&](auto ordinal) {
+  return with_ordinal(list, graph.budget.bytes, [&](auto ordinal) {
     return plan_and_print<decltype(ordinal)>(std::move(list), args);
   });
 }

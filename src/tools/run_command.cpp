@@ -44,7 +44,6 @@ struct RunArgs {
   ExecuteMode mode = ExecuteMode::Automatic;
   std::uint64_t wave_work = 0;
   double max_wall_seconds = 0;  ///< 0: LaunchConfig's default budget
-  std::uint64_t max_memory = 0;  ///< --max-memory; 0: the machine's physical memory
   bool distributed = false;     ///< --distributed (MPI): run_distributed.cpp
 };
 
@@ -97,8 +96,6 @@ RunArgs parse_run_args(const std::vector<std::string>& args) {
         throw UsageError{"--wave-work must be an integer in 0.." + std::to_string(max_wave_work) +
                          " (spins per wave), not '" + v + "'"};
       a.wave_work = *n;
-    } else if (s == "--max-memory") {
-      a.max_memory = parse_byte_count(value("--max-memory"));
     } else if (s == "--max-wall-time") {
       const std::string& v = value("--max-wall-time");
       const auto seconds = parse_seconds(v);
@@ -244,15 +241,7 @@ int run_command(const std::vector<std::string>& argv) {
   const RunArgs args = parse_run_args(argv);
   if (args.distributed) {
 #ifdef STRATA_ENABLE_MPI
-    if (args.source.demo) throw UsageError{"--distributed runs a FILE, not --demo"};
-    if (args.source.file == "-")
-      throw UsageError{"--distributed runs a file that every rank reads, not standard input"};
-    if (args.source.triangle_given)
-      throw UsageError{"--triangle does not apply to --distributed (it reads edge lists only)"};
-    if (is_matrix_market_file(args.source.file))
-      throw UsageError{"--distributed reads edge lists only, and " +
-                       io::printable(args.source.file) +
-                       " is Matrix Market: run it without --distributed"};
+    require_distributed_file(args.source, "run");
     DistributedRunArgs d;
     d.file = args.source.file;
     d.time = args.time;
@@ -269,10 +258,10 @@ int run_command(const std::vector<std::string>& argv) {
   // One budget (--max-memory, else the physical memory) bounds the reader
   // and then the run's storage (run_memory_bytes), each checked before it
   // allocates.
-  const std::uint64_t budget = args.max_memory != 0 ? args.max_memory : physical_memory_bytes();
-  const io::EdgeList list = load_graph(args.source, budget, args.max_memory != 0);
+  const LoadedGraph graph = load_graph(args.source);
+  const io::EdgeList& list = graph.list;
   return with_ordinal(
-      list, budget,
+      list, graph.budget.bytes,
       [&](auto ordinal) { return plan_and_run<decltype(ordinal)>(list, args); },
       RunMemory{});
 }

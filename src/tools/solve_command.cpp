@@ -1,14 +1,14 @@
 // strata solve FILE.mtx [--triangle lower|upper] [--unit-diagonal]
 //                       [--rhs ones|random|FILE] [--mode auto|layered|dataflow]
-//                       [--time] [--output residual|x]
-// Reads a Matrix Market matrix, solves T x = b with strata::TriangularSolve
+//                       [--max-memory BYTES] [--time] [--output residual|x]
+// Reads a Matrix Market matrix (the library's reader, within the memory
+// budget, as `strata plan` reads one), solves T x = b with strata::TriangularSolve
 // and prints the relative residual ||b - T x||inf / (||T||inf ||x||inf +
 // ||b||inf) with the solve's schedule (--output residual, the default) or x,
 // one value a line (--output x). --time: symbolic and solve seconds and
 // microseconds per level, on stderr. Also the solve's part of `strata
 // explain` for a .mtx (solve_schedule_report).
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -25,9 +25,12 @@
 
 #include <strata/core/error.hpp>
 #include <strata/generate/graph_generators.hpp>
+#include <strata/io/matrix_market.hpp>
 #include <strata/solve/triangular_solve.hpp>
 
 #include "commands.hpp"
+#include "graph_input.hpp"
+#include "memory_budget.hpp"
 #include "output.hpp"
 
 namespace strata::tools {
@@ -55,82 +58,29 @@ double hashed_unit(std::uint64_t i, std::uint64_t j) {
   return static_cast<double>(rng.next() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-std::string lower_case(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-/// Reads `path` (coordinate; real, integer or pattern; general or
-/// symmetric). A symmetric file's stored triangle is taken as the lower one
-/// and mirrored for `upper`. A pattern gets off-diagonals in [-0.2, -0.1)
-/// and the diagonal 1 + the sum of their magnitudes, supplied where missing.
-HostMatrix read_matrix(const std::string& path, bool upper) {
-  std::ifstream in(path);
-  if (!in) throw PlanError::io_error(path, "cannot open the file for reading");
-  const auto parse_error = [&](std::uint64_t line, const std::string& what, const std::string& fix) {
-    return PlanError::parse_error(path, line, what, fix);
-  };
-  std::string line;
-  std::uint64_t line_no = 1;
-  if (!std::getline(in, line))
-    throw parse_error(1, "the file is empty", "give a Matrix Market file");
-  std::istringstream banner(lower_case(line));
-  std::string tag, object, format, field, symmetry;
-  banner >> tag >> object >> format >> field >> symmetry;
-  if (tag != "%%matrixmarket" || object != "matrix" || format != "coordinate")
-    throw parse_error(1, "the banner is not '%%MatrixMarket matrix coordinate ...'",
-                      "give a sparse (coordinate) Matrix Market matrix");
-  if (field != "real" && field != "integer" && field != "pattern")
-    throw parse_error(1, "the field '" + field + "' is not real, integer or pattern",
-                      "give a real, integer or pattern matrix");
-  if (symmetry != "general" && symmetry != "symmetric")
-    throw parse_error(1, "the symmetry '" + symmetry + "' is not general or symmetric",
-                      "give a general or symmetric matrix");
+/// Reads `path` with the library's reader (io::read_matrix_market_entries:
+/// coordinate; real, integer or pattern; general, symmetric or
+/// skew-symmetric) within `budget` bytes, then checks that solving it fits
+/// the budget before the CSR is built. A symmetric file's stored entries are
+/// taken into the asked triangle (mirrored where they lie in the other). A
+/// pattern gets off-diagonals in [-0.2, -0.1) and the diagonal 1 + the sum
+/// of their magnitudes, supplied where missing.
+HostMatrix read_matrix(const std::string& path, bool upper, const MemoryBudget& budget) {
+  io::MatrixEntries file = read_matrix_entries(path, budget);
+  check_solve_memory(file.rows, file.entries.size(), budget.bytes);
   HostMatrix m;
-  m.pattern = field == "pattern";
-  const bool symmetric = symmetry == "symmetric";
-  while (std::getline(in, line)) {
-    ++line_no;
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first != std::string::npos && line[first] != '%') break;
-  }
-  std::istringstream size(line);
-  long long rows = -1, cols = -1, nnz = -1;
-  std::string rest;
-  if (!(size >> rows >> cols >> nnz) || (size >> rest) || rows < 0 || cols < 0 || nnz < 0)
-    throw parse_error(line_no, "the size line is not 'ROWS COLUMNS ENTRIES'",
-                      "give three non-negative integers after the comments");
-  if (rows != cols)
-    throw parse_error(line_no, "the matrix is " + std::to_string(rows) + " x " +
-                                   std::to_string(cols) + ", not square",
-                      "give a square (triangular) matrix");
-  m.rows = static_cast<std::uint64_t>(rows);
+  m.pattern = file.pattern;
+  m.rows = file.rows;
   std::vector<std::vector<std::pair<Ordinal, double>>> by_row(m.rows);
-  for (long long k = 0; k < nnz; ++k) {
-    do {
-      if (!std::getline(in, line))
-        throw parse_error(line_no, "the file ends after " + std::to_string(k) + " of " +
-                                       std::to_string(nnz) + " entries",
-                          "give as many entries as the size line says");
-      ++line_no;
-    } while (line.find_first_not_of(" \t\r") == std::string::npos);
-    std::istringstream entry(line);
-    long long i = 0, j = 0;
-    double v = 1.0;
-    if (!(entry >> i >> j) || (!m.pattern && !(entry >> v)) || (entry >> rest))
-      throw parse_error(line_no, "the entry is not 'ROW COLUMN" +
-                                     std::string(m.pattern ? "'" : " VALUE'"),
-                        "give one entry per line");
-    if (i < 1 || j < 1 || i > rows || j > cols)
-      throw parse_error(line_no, "the entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                                     ") is outside the " + std::to_string(rows) + " x " +
-                                     std::to_string(cols) + " matrix",
-                        "give 1-based indices inside the matrix");
-    if (!std::isfinite(v))
-      throw parse_error(line_no, "the value is not finite", "give finite values");
-    if (symmetric && ((i < j) != upper)) std::swap(i, j);  // the stored triangle, as asked
-    by_row[static_cast<std::size_t>(i - 1)].push_back({j - 1, v});
+  for (io::MatrixEntry& e : file.entries) {
+    // The stored triangle of a symmetric file, as asked.
+    if (file.mirror != io::Mirror::None && e.row != e.column && ((e.row < e.column) != upper)) {
+      std::swap(e.row, e.column);
+      if (file.mirror == io::Mirror::Negated) e.value = -e.value;
+    }
+    by_row[e.row].push_back({static_cast<Ordinal>(e.column), e.value});
   }
+  std::vector<io::MatrixEntry>().swap(file.entries);
   for (std::uint64_t r = 0; r < m.rows; ++r) {
     auto& row = by_row[r];
     if (m.pattern) {
@@ -225,8 +175,9 @@ std::string schedule_text(const Solve& ts) {
 
 }  // namespace
 
-std::string solve_schedule_report(const std::string& path, bool upper) {
-  const HostMatrix m = read_matrix(path, upper);
+std::string solve_schedule_report(const std::string& path, bool upper,
+                                  const MemoryBudget& budget) {
+  const HostMatrix m = read_matrix(path, upper, budget);
   const auto row_map = to_device(m.row_map, "row_map");
   const auto entries = to_device(m.entries, "entries");
   Solve ts;
@@ -244,6 +195,7 @@ std::string solve_schedule_report(const std::string& path, bool upper) {
 int solve_command(const std::vector<std::string>& args) {
   std::string file, rhs = "ones", output = "residual";
   bool upper = false, unit = false, time = false;
+  std::uint64_t max_memory = 0;  // --max-memory; 0: the physical memory
   solve::SolveMode mode = solve::SolveMode::Automatic;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -268,6 +220,8 @@ int solve_command(const std::vector<std::string>& args) {
       mode = solve::parse_solve_mode(v);
     } else if (a == "--time") {
       time = true;
+    } else if (a == "--max-memory") {
+      max_memory = parse_byte_count(value("--max-memory"));
     } else if (a == "--output") {
       output = value("--output");
       if (output != "residual" && output != "x")
@@ -282,7 +236,7 @@ int solve_command(const std::vector<std::string>& args) {
   }
   if (file.empty()) throw UsageError{"'solve' needs a Matrix Market FILE"};
 
-  const HostMatrix m = read_matrix(file, upper);
+  const HostMatrix m = read_matrix(file, upper, memory_budget(max_memory));
   // Said after a successful solve only (diagnostics()), so that an error is
   // always the first line on stderr.
   if (m.supplied_diagonals != 0)

@@ -156,7 +156,7 @@ std::string solve_usage() {
   return std::string(
              "usage: strata solve FILE.mtx [--triangle lower|upper] [--unit-diagonal]\n"
              "                    [--rhs ones|random|FILE] [--mode auto|layered|dataflow]\n"
-             "                    [--time] [--output residual|x]\n"
+             "                    [--max-memory BYTES[K|M|G|T]] [--time] [--output residual|x]\n"
              "\n"
              "Solves T x = b for the lower (default) or upper triangle T of a real, integer or\n"
              "pattern Matrix Market matrix with strata::TriangularSolve and prints the relative\n"
@@ -170,6 +170,7 @@ std::string solve_usage() {
              "                       b: ones (default), deterministic values in [1, 2), or one\n"
              "                       number per row from FILE\n"
              "  --mode MODE          the solve's kernels (default auto: the solve policy chooses)\n"
+             "  --max-memory BYTES   bound what reading and solving may hold (as 'strata plan')\n"
              "  --time               on stderr: symbolic_seconds, solve_seconds (median of 5),\n"
              "                       us_per_level\n"
              "  --output residual|x  the report (default) or x, one value a line\n"

@@ -124,6 +124,9 @@ expect_error("bad banner", ["solve", write("bb.mtx", "%%MatrixMarket matrix arra
 expect_error("bad entry", ["solve", write("be.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n")], 2, ["ParseError", "be.mtx:3:"])
 expect_error("not square", ["solve", write("ns.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 0\n")], 2, ["not square"])
 expect_error("bad mode", ["solve", path, "--mode", "persistent"], 2, ["InvalidArgument"])
+expect_error("budget", ["solve", path, "--max-memory", "100"], 3, ["MemoryConstrained", "--max-memory"])
+expect_error("budget after reading", ["solve", path, "--max-memory", "10K"], 3, ["MemoryConstrained: solving"])
+expect_error("directory", ["solve", SESSION.tmp], 2, ["IoError"])
 expect_error("bad rhs", ["solve", path, "--rhs", write("short.txt", "1 2 3\n")], 2, ["ParseError"])
 
 # explain names the solve's schedule and rule for a .mtx.

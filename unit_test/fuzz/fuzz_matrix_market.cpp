@@ -1,5 +1,5 @@
 // libFuzzer harness: the Matrix Market reader, strata::io::parse_matrix_market,
-// with both triangles.
+// with both triangles, and the matrix reader parse_matrix_market_entries.
 //
 // Invariants, on every input:
 //   * the reader either returns a list or throws PlanError{ParseError}; any
@@ -15,6 +15,7 @@
 //     empty input), starts with "ParseError: ", holds a ". Fix: " hint, stays
 //     short and holds printable ASCII only.
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -177,11 +178,42 @@ void check_one(std::string_view text, Triangle triangle) {
   }
 }
 
+/// The matrix reader (parse_matrix_market_entries) walks the same text: it
+/// accepts only what the DAG reader accepts (less a complex field or a value
+/// that is no finite double), every entry inside the matrix with a finite
+/// value, and its entries give the DAG reader's dependencies; its errors are
+/// as well formed.
+void check_entries(std::string_view text) {
+  const std::string source = "fuzz.mtx";
+  const bool accepted = oracle_parse(text, Triangle::Lower).has_value();
+  try {
+    const strata::io::MatrixEntries m = strata::io::parse_matrix_market_entries(text, source);
+    STRATA_FUZZ_CHECK(accepted, "the matrix reader accepted an input the DAG reader rejects");
+    const EdgeList list = strata::io::parse_matrix_market(text, source, Triangle::Lower);
+    STRATA_FUZZ_CHECK(m.rows == list.wave_count, "rows %llu, waves %llu",
+                      (unsigned long long)m.rows, (unsigned long long)list.wave_count);
+    std::size_t below = 0;  // the lower triangle's entries, mirrored ones included
+    for (const auto& e : m.entries) {
+      STRATA_FUZZ_CHECK(e.row < m.rows && e.column < m.rows && std::isfinite(e.value),
+                        "entry (%llu, %llu) of %llu rows", (unsigned long long)e.row,
+                        (unsigned long long)e.column, (unsigned long long)m.rows);
+      if (e.row != e.column && (e.column < e.row || m.mirror != strata::io::Mirror::None)) ++below;
+    }
+    STRATA_FUZZ_CHECK(below == list.dependencies.size(), "%zu entries below the diagonal, %zu deps",
+                      below, list.dependencies.size());
+  } catch (const strata::PlanError& e) {
+    strata_fuzz::check_parse_error(e, source, text, false, 500);
+  } catch (const std::exception& e) {
+    STRATA_FUZZ_CHECK(false, "unexpected exception: %s", e.what());
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   check_one(text, Triangle::Lower);
   check_one(text, Triangle::Upper);
+  check_entries(text);
   return 0;
 }

@@ -19,6 +19,9 @@
 // triangle are ignored; duplicate entries give duplicate dependencies, which
 // change nothing in a plan.
 //
+// parse_matrix_market_entries reads the same files as a matrix: every stored
+// entry with its value (the solve's input, `strata solve`).
+//
 // Errors, as in the edge-list reader (edge_list.hpp, read_text.hpp): a
 // malformed file (bad banner, the array format, bad size line, an index out
 // of range, too few or too many entries, a value that is not a number of the
@@ -62,6 +65,40 @@ EdgeList parse_matrix_market(std::string_view text, const std::string& source,
 /// Reads (read_text.hpp) and parses a Matrix Market file.
 EdgeList read_matrix_market(const std::string& path, Triangle triangle = Triangle::Lower,
                             std::uint64_t memory_budget_bytes = 0);
+
+/// One stored entry of a matrix: 0-based row and column, and its value (1
+/// in a pattern file).
+struct MatrixEntry {
+  std::uint64_t row = 0;
+  std::uint64_t column = 0;
+  double value = 0;
+};
+
+/// What a stored entry (i, j), i != j, also stands for: nothing (general),
+/// (j, i) with the same value (symmetric, hermitian) or the negated one
+/// (skew-symmetric).
+enum class Mirror { None, Same, Negated };
+
+/// A square matrix's entries with their values, as the file stores them (in
+/// file order, duplicates kept; a symmetric file holds one triangle).
+struct MatrixEntries {
+  std::uint64_t rows = 0;
+  bool pattern = false;  ///< FIELD pattern: the file holds no values
+  Mirror mirror = Mirror::None;
+  std::vector<MatrixEntry> entries;
+};
+
+/// Parses Matrix Market text with its values (the matrix, not its DAG):
+/// the same format and errors as parse_matrix_market, and also a complex
+/// field or a value that is not a finite double (inf, nan, 1e999) is
+/// ParseError. `memory_budget_bytes` (0: unbounded) bounds the text plus the
+/// entries (24 bytes per declared entry), checked before anything is reserved.
+MatrixEntries parse_matrix_market_entries(std::string_view text, const std::string& source,
+                                          std::uint64_t memory_budget_bytes = 0);
+
+/// Reads (read_text.hpp) and parses a Matrix Market file with its values.
+MatrixEntries read_matrix_market_entries(const std::string& path,
+                                         std::uint64_t memory_budget_bytes = 0);
 
 /// Writes the DAG as the pattern of a `wave_count` x `wave_count` matrix
 /// ("%%MatrixMarket matrix coordinate pattern general"): dependency b -> a

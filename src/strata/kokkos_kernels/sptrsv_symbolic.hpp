@@ -49,12 +49,35 @@
 #include <strata/core/storage.hpp>
 #include <strata/kokkos_kernels/detail/fill_level_schedule.hpp>
 #include <strata/kokkos_kernels/detail/row_dependencies.hpp>
-#include <strata/kokkos_kernels/detail/triangle_check.hpp>
 #include <strata/plan/plan_barriers.hpp>
 #include <strata/plan/plan_in_edges.hpp>
 #include <strata/plan/planner_scratch.hpp>
+#include <strata/solve/check_triangle.hpp>
 
 namespace strata::kokkos_kernels {
+
+/// The triangle check of a handle's matrix (strata::solve::check_triangle):
+/// every diagonal stored (the solve divides by it), a diagonal stored more
+/// than once allowed (the levels skip every diagonal entry), in the words of
+/// sptrsv_symbolic and its handle.
+inline solve::TriangleCheck sptrsv_triangle_check(bool lower) {
+  solve::TriangleCheck check;
+  check.triangle = lower ? solve::Triangle::Lower : solve::Triangle::Upper;
+  check.diagonal_required = true;
+  check.duplicate_diagonal_allowed = true;
+  check.wording.caller = "sptrsv_symbolic";
+  check.wording.offsets_fix =
+      "give row_map as nondecreasing offsets into entries (row_map(i) .. row_map(i+1) - 1 are "
+      "row i's entries)";
+  check.wording.columns_fix =
+      "give column indices below the row count (a square matrix; row_map has rows + 1 entries)";
+  check.wording.missing_diagonal_fix =
+      "store the diagonal of every row (the solve divides by it), also where it is 1";
+  check.wording.name_missing_column = false;
+  check.wording.declare_upper = "create the sptrsv handle with lower_tri = false";
+  check.wording.declare_lower = "create the sptrsv handle with lower_tri = true";
+  return check;
+}
 
 /// Whether `algorithm` is one this symbolic phase fills the handle for.
 inline bool is_level_set_algorithm(KokkosSparse::Experimental::SPTRSVAlgorithm algorithm) {
@@ -127,15 +150,8 @@ void sptrsv_symbolic(const ExecSpace& space, KernelHandle* handle, const RowMap&
 
   // The rows are checked (triangular as declared, every diagonal stored)
   // and named by their first offending row on every backend
-  // (first_row_defect).
-  constexpr std::uint64_t no_defect = std::numeric_limits<std::uint64_t>::max();
-  const auto throw_defect = [&](std::uint64_t defect) {
-    if (defect != no_defect) throw detail::row_defect_error(defect, row_map, entries, lower);
-    throw PlanError::invalid_argument(
-        std::string("sptrsv_symbolic: the matrix is not ") + (lower ? "lower" : "upper") +
-            " triangular with every diagonal stored",
-        "give the triangle and the diagonal of every row");
-  };
+  // (strata::solve::check_triangle).
+  const solve::TriangleCheck check = sptrsv_triangle_check(lower);
 
   if constexpr (plan_in_edges_checks_rows<ExecSpace>()) {
     // A host backend: one pass in row order levels the rows and checks them
@@ -149,7 +165,13 @@ void sptrsv_symbolic(const ExecSpace& space, KernelHandle* handle, const RowMap&
     const std::optional<std::uint64_t> groups =
         levels_from_in_edges(space, row_map, entries, /*mirrored=*/!lower,
                              /*require_diagonal=*/true, level, count, /*by_row=*/true);
-    if (!groups) throw_defect(detail::first_row_defect(space, row_map, entries, lower));
+    if (!groups) {
+      solve::check_triangle(space, row_map, entries, check);
+      throw PlanError::invalid_argument(
+          std::string("sptrsv_symbolic: the matrix is not ") + (lower ? "lower" : "upper") +
+              " triangular with every diagonal stored",
+          "give the triangle and the diagonal of every row");
+    }
     detail::check_chain_fits(*sh, rows, *groups);
     sh->new_init_handle(static_cast<size_type>(rows));
     detail::write_schedule_from_levels(space, *sh, level, count, *groups, lower);
@@ -160,8 +182,7 @@ void sptrsv_symbolic(const ExecSpace& space, KernelHandle* handle, const RowMap&
     // (plan_in_edges: ticket-ordered, every row levelled once the rows it
     // reads are). A matrix deeper than the device pass's budget is planned
     // as a dependency list by the layer walk.
-    const std::uint64_t defect = detail::first_row_defect(space, row_map, entries, lower);
-    if (defect != no_defect) throw_defect(defect);
+    solve::check_triangle(space, row_map, entries, check);
     PlannerScratch<ExecSpace, Ordinal, Offset> scratch;
     std::optional<BarrierPlan<ExecSpace, Ordinal>> planned =
         plan_in_edges(space, row_map, entries, /*mirrored=*/!lower, scratch);

@@ -21,7 +21,7 @@
 
 #include <strata/core/error.hpp>
 #include <strata/kokkos_kernels/detail/schedule_layout.hpp>
-#include <strata/kokkos_kernels/detail/triangle_check.hpp>
+#include <strata/kokkos_kernels/detail/row_position.hpp>
 #include <strata/plan/barrier_plan.hpp>
 #include <strata/plan/counting_sort_by_level.hpp>
 

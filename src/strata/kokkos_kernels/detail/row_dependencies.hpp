@@ -16,7 +16,7 @@
 #include <strata/core/ordinal.hpp>
 #include <strata/core/storage.hpp>
 #include <strata/graph/wave_dependency.hpp>
-#include <strata/kokkos_kernels/detail/triangle_check.hpp>
+#include <strata/kokkos_kernels/detail/row_position.hpp>
 
 namespace strata::kokkos_kernels::detail {
 
