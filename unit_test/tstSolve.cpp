@@ -312,6 +312,15 @@ TEST(Solve, PolicyOnAHostRunsLevelsOf64RowsPerThreadLayeredInOneLaunch) {
   ASSERT_EQ(s.stretches.size(), 1u);
   EXPECT_EQ(s.stretches[0].workers, 1u);
   EXPECT_EQ(s.reason.find("rule L"), std::string::npos);
+  // Rule B: wide levels get more slices per worker, up to 8.
+  solve::SolveShape wide;
+  wide.concurrency = 2;
+  wide.level_widths = std::vector<std::uint64_t>(19, 6000);
+  EXPECT_EQ(policy.slices_per_worker(wide, solve::SolveStretch{0, 19}), 2u);
+  wide.level_widths = std::vector<std::uint64_t>(19, 100000);
+  EXPECT_EQ(policy.slices_per_worker(wide, solve::SolveStretch{0, 19}), 8u);
+  wide.level_widths = std::vector<std::uint64_t>(19, 300);
+  EXPECT_EQ(policy.slices_per_worker(wide, solve::SolveStretch{0, 19}), 1u);
   // A device keeps its own width and has no rule L.
   shape.host_backend = false;
   shape.level_widths = std::vector<std::uint64_t>(50, 20000);
@@ -330,9 +339,12 @@ TEST(Solve, HostLayeredStretchOfManyLevelsIsBitwiseTheSubstitution) {
   const auto bd = strata::test::to_device(b, "b");
   solve::SolvePolicy one_worker;
   one_worker.layered_min_width_host_per_thread = std::uint64_t(1) << 40;
+  solve::SolvePolicy eight_slices;  // rule B: 8 slices per worker per level
+  eight_slices.balance_rows_per_slice = 1;
   std::vector<std::vector<double>> xs;
   for (const auto& [mode, policy] :
        {std::pair<SolveMode, solve::SolvePolicy>{SolveMode::Layered, solve::SolvePolicy::standard()},
+        {SolveMode::Layered, eight_slices},
         {SolveMode::Automatic, one_worker}}) {
     Solve ts(mode, policy);
     ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower);
@@ -346,7 +358,10 @@ TEST(Solve, HostLayeredStretchOfManyLevelsIsBitwiseTheSubstitution) {
     xs.push_back(host_vector(x));
     EXPECT_LE(relative_error(xs.back(), host_solve(a, b, true, false)), 1e-12);
   }
-  if (host_backend) EXPECT_EQ(xs[0], xs[1]);
+  if (host_backend) {
+    EXPECT_EQ(xs[0], xs[2]);
+    EXPECT_EQ(xs[1], xs[2]);
+  }
 }
 
 /// A small Matrix Market text (coordinate real general, 1-based) as CSR.

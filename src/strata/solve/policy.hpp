@@ -22,6 +22,11 @@
 //    a slice starts once the level before has counted all its slices done.
 //    A fork/join per level (an OpenMP parallel region: a few us) would cost
 //    more than the rows of a level of a few hundred rows.
+//  B (host layered slices): a stretch whose levels average r rows gets
+//    clamp(r / (threads * balance_rows_per_slice), 1, 8) slices per worker
+//    per level: workers that finish early take more slices of a wide level
+//    instead of waiting for the slowest (rows of a permuted factor differ in
+//    cost), while a narrow level pays one ticket per worker.
 //  N (narrow levels -> dataflow): a stretch of narrower levels runs in one
 //    dataflow launch: no per-level launch or barrier; a row waits only for
 //    the rows it reads.
@@ -73,6 +78,17 @@ struct SolvePolicy {
   std::uint64_t layered_min_width_device = 16384;         ///< rule W on a device
   std::uint64_t min_dataflow_levels = 4;                  ///< rule S
   std::uint64_t serial_width_per_thread = 512;            ///< rule C: rows per level per thread
+  std::uint64_t balance_rows_per_slice = 1024;            ///< rule B: rows per slice
+
+  /// Rule B: slices per worker of each level of a host layered stretch.
+  std::uint64_t slices_per_worker(const SolveShape& shape, const SolveStretch& r) const {
+    std::uint64_t rows = 0;
+    for (std::uint64_t l = r.first_level; l < r.end_level; ++l) rows += shape.level_widths[l];
+    const std::uint64_t levels = std::max<std::uint64_t>(1, r.end_level - r.first_level);
+    const std::uint64_t threads = std::max<std::uint64_t>(1, shape.concurrency);
+    const std::uint64_t per = rows / levels / (threads * std::max<std::uint64_t>(1, balance_rows_per_slice));
+    return std::min<std::uint64_t>(8, std::max<std::uint64_t>(1, per));
+  }
 
   static SolvePolicy standard() { return SolvePolicy{}; }
 

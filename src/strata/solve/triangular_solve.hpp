@@ -499,13 +499,15 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
     const std::size_t last = level_offsets_[st.end_level];
     if (st.mode == SolveMode::Layered) {
       if constexpr (host) {
-        // Rule L (policy.hpp): the stretch in one launch, its levels in
-        // slices, one per worker, synchronised by the levels' done counters.
+        // Rules L and B (policy.hpp): the stretch in one launch, its levels
+        // in slices taken by ticket, synchronised by the levels' done
+        // counters.
         const std::uint64_t workers = static_cast<std::uint64_t>(space.concurrency());
+        const std::uint64_t slices = workers * policy_.slices_per_worker(shape_, st);
         Kokkos::parallel_for(
             "strata::solve::layered", Kokkos::RangePolicy<ExecSpace>(space, 0, workers),
             detail::LevelSyncRows<System>{system, device_level_offsets_, counters_, ticket,
-                                          done_base, st.first_level, st.end_level, workers});
+                                          done_base, st.first_level, st.end_level, slices});
         ++ticket;
       } else {
         for (std::uint64_t l = st.first_level; l < st.end_level; ++l) {

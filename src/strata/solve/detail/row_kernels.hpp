@@ -127,8 +127,17 @@ struct LevelSyncRows {
       const std::size_t level = first_level + std::size_t(t / parts);
       const std::uint64_t part = t % parts;
       if (level > first_level) {
+        // A level's hand-off takes well under a microsecond, a wide level's
+        // slices may end some tens of us apart: the first pure_spins waits
+        // (about half a millisecond of x86 pauses) only pause, then each
+        // wait sleeps (spin_pause's long-wait step), never yields. A worker
+        // that yields keeps its core busy, so a preempted worker holding a
+        // slice stays queued behind whatever else runs on the other core for
+        // a whole time slice; a sleeping one leaves its core idle for it.
+        constexpr std::uint64_t pure_spins = 16384;
         const std::uint64_t* done = &counters(done_base + level - 1);
-        for (std::uint64_t spins = 0; volatile_load(done) != parts; ++spins) spin_pause(spins);
+        for (std::uint64_t spins = 0; volatile_load(done) != parts; ++spins)
+          spin_pause(spins < pure_spins ? 0 : spins);
         acquire_fence();
       }
       const std::uint64_t begin = level_offsets(level), width = level_offsets(level + 1) - begin;
