@@ -149,7 +149,7 @@ class TriangularSolve {
       const std::uint64_t row = h_order(p);
       if (h_values(h_layout(p, 2)) == Scalar(0) && row < lowest) lowest = row;
     }
-    return (lowest << detail::row_defect_bits) | unsigned(detail::RowDefect::ZeroDiagonal);
+    return (lowest << row_defect_bits) | unsigned(RowDefect::ZeroDiagonal);
   }
   /// Takes the new state (nothing below throws but allocation).
   void commit(const ExecSpace& space, row_map_type rm, entries_type en, Triangle triangle,
