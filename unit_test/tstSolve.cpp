@@ -342,10 +342,10 @@ TEST(Solve, HostLayeredStretchOfManyLevelsIsBitwiseTheSubstitution) {
   solve::SolvePolicy eight_slices;  // rule B: 8 slices per worker per level
   eight_slices.balance_rows_per_slice = 1;
   std::vector<std::vector<double>> xs;
-  for (const auto& [mode, policy] :
-       {std::pair<SolveMode, solve::SolvePolicy>{SolveMode::Layered, solve::SolvePolicy::standard()},
-        {SolveMode::Layered, eight_slices},
-        {SolveMode::Automatic, one_worker}}) {
+  using Config = std::pair<SolveMode, solve::SolvePolicy>;
+  for (const auto& [mode, policy] : {Config{SolveMode::Layered, solve::SolvePolicy::standard()},
+                                     Config{SolveMode::Layered, eight_slices},
+                                     Config{SolveMode::Automatic, one_worker}}) {
     Solve ts(mode, policy);
     ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower);
     EXPECT_EQ(ts.level_count(), 159u);

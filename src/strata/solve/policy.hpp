@@ -86,7 +86,8 @@ struct SolvePolicy {
     for (std::uint64_t l = r.first_level; l < r.end_level; ++l) rows += shape.level_widths[l];
     const std::uint64_t levels = std::max<std::uint64_t>(1, r.end_level - r.first_level);
     const std::uint64_t threads = std::max<std::uint64_t>(1, shape.concurrency);
-    const std::uint64_t per = rows / levels / (threads * std::max<std::uint64_t>(1, balance_rows_per_slice));
+    const std::uint64_t slice = std::max<std::uint64_t>(1, balance_rows_per_slice);
+    const std::uint64_t per = rows / levels / (threads * slice);
     return std::min<std::uint64_t>(8, std::max<std::uint64_t>(1, per));
   }
 

@@ -56,6 +56,7 @@
 #include <strata/solve/detail/check_rows.hpp>
 #include <strata/solve/detail/row_dependencies.hpp>
 #include <strata/solve/detail/row_kernels.hpp>
+#include <strata/solve/detail/row_layout.hpp>
 #include <strata/solve/policy.hpp>
 #include <strata/solve/solve_mode.hpp>
 #include <strata/solve/triangle.hpp>
@@ -138,19 +139,6 @@ class TriangularSolve {
                                                            const Entries& entries,
                                                            Triangle triangle, Diagonal diagonal,
                                                            std::uint64_t& nonzeros) const;
-  /// The defect key of the lowest row whose diagonal is zero (the error
-  /// path: the positions are searched on the host).
-  std::uint64_t lowest_zero_diagonal(const values_type& values) const {
-    const auto h_layout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), layout_);
-    const auto h_order = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), order_);
-    const auto h_values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
-    std::uint64_t lowest = detail::no_defect;
-    for (std::size_t p = 0; p < h_order.extent(0); ++p) {
-      const std::uint64_t row = h_order(p);
-      if (h_values(h_layout(p, 2)) == Scalar(0) && row < lowest) lowest = row;
-    }
-    return (lowest << row_defect_bits) | unsigned(RowDefect::ZeroDiagonal);
-  }
   /// Takes the new state (nothing below throws but allocation).
   void commit(const ExecSpace& space, row_map_type rm, entries_type en, Triangle triangle,
               Diagonal diagonal, std::uint64_t nonzeros,
@@ -386,15 +374,9 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>(level_offsets.data(),
                                                                           level_offsets.size()));
   // Each position's entry range and diagonal, in level order.
-  auto layout = allocate_view<Kokkos::View<plan_offset* [3], memory_space>>(rows, "solve::layout");
-  Kokkos::parallel_for(
-      "strata::solve::row_layout", Kokkos::RangePolicy<ExecSpace>(space, 0, rows),
-      KOKKOS_LAMBDA(const std::size_t p) {
-        const std::size_t r = static_cast<std::size_t>(order(p));
-        layout(p, 0) = static_cast<plan_offset>(rm(r));
-        layout(p, 1) = static_cast<plan_offset>(rm(r + 1));
-        layout(p, 2) = diagonal_offset(r);
-      });
+  auto layout =
+      allocate_view<Kokkos::View<plan_offset* [3], memory_space>>(rows, "solve::layout");
+  detail::fill_row_layout(space, order, rm, diagonal_offset, layout);
   space.fence();
 
   // Nothing has thrown: the handle takes the new state.
@@ -455,7 +437,8 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace&
   if (diagonal_ == Diagonal::NonUnit) {
     const auto pivots = Kokkos::subview(layout_, Kokkos::ALL, 2);
     if (detail::first_zero_diagonal(space, v, pivots) != detail::no_defect)
-      throw detail::defect_error(lowest_zero_diagonal(v), row_map_, entries_, triangle_);
+      throw detail::defect_error(detail::lowest_zero_diagonal(space, v, order_, layout_),
+                                 row_map_, entries_, triangle_);
   }
   if (rows_ == 0 || rhs == 0) return;
   if (++epoch_ == 0) {  // the epochs wrapped: clear the flags once
@@ -470,7 +453,8 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace&
   // device every dataflow stretch).
   bool flags = false;
   for (const SolveStretch& st : schedule_.stretches)
-    flags = flags || (st.mode == SolveMode::Dataflow && (!is_host_backend_v<ExecSpace> || st.workers != 1));
+    flags = flags || (st.mode == SolveMode::Dataflow &&
+                      (!is_host_backend_v<ExecSpace> || st.workers != 1));
   System system{entries_, v, order_, layout_, ready_, b, x, rhs, epoch_,
                 diagonal_ == Diagonal::Unit, flags};
   run_stretches(space, system);

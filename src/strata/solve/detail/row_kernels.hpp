@@ -141,7 +141,8 @@ struct LevelSyncRows {
         acquire_fence();
       }
       const std::uint64_t begin = level_offsets(level), width = level_offsets(level + 1) - begin;
-      const std::uint64_t lo = begin + width * part / parts, hi = begin + width * (part + 1) / parts;
+      const std::uint64_t lo = begin + width * part / parts;
+      const std::uint64_t hi = begin + width * (part + 1) / parts;
       for (std::uint64_t p = lo; p < hi; ++p) row(std::size_t(p));
       release_fence();
       Kokkos::atomic_fetch_add(&counters(done_base + level), std::uint64_t(1));
