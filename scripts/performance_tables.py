@@ -7,6 +7,8 @@ benchmark runs (docs/benchmarks/*.json), one section per run:
                         scripts/execute_bench_report.py
   strata_sptrsv_bench   (benchmark strata_sptrsv_bench): the sptrsv symbolic
                         phase against Kokkos Kernels'
+  strata_solve_bench    (benchmark strata_solve_bench): the triangular solve,
+                        every method on every matrix of the set
 
     scripts/performance_tables.py docs/benchmarks/*.json -o docs/performance.md
 
@@ -109,6 +111,48 @@ def sptrsv(name, d):
     return out + [""]
 
 
+def solve_table(d):
+    """The strata_solve_bench table (docs/solve.md shows the same rows)."""
+    methods = ["serial", "strata-auto", "strata-layered", "strata-dataflow", "kk-RP", "kk-TP1",
+               "kk-TP1CHAIN"]
+    cusparse = any(m["method"] == "cusparse-SpSV" for r in d["records"] for m in r["methods"])
+    if cusparse:
+        methods.append("cusparse-SpSV")
+    out = ["| matrix | rows | levels | " + " | ".join(methods) + " | auto vs best KK |"
+           + (" auto vs cuSPARSE |" if cusparse else ""),
+           "|---|---:|---:|" + "---:|" * (len(methods) + 1) + ("---:|" if cusparse else "")]
+    for rec in d["records"]:
+        by = {m["method"]: m for m in rec["methods"]}
+        cells = []
+        for name in methods:
+            m = by.get(name)
+            if m is None or not m.get("verified"):
+                cells.append("–" if m is None else "**failed**")
+                continue
+            cell = "%s ms" % ms(m["time"])
+            if name == "strata-auto" and m.get("schedule"):
+                cell += " (%s)" % m["schedule"]
+            cells.append(cell)
+        auto = by.get("strata-auto", {})
+        row = "| %s | %s | %s | %s | %s× |" % (
+            rec["matrix"], "{:,}".format(rec["rows"]), "{:,}".format(rec["levels"]), " | ".join(cells),
+            "%.2f" % auto.get("ratio_vs_best_kk", 0))
+        if cusparse:
+            row += " %.2f× |" % auto.get("ratio_vs_cusparse", 0)
+        out.append(row)
+    return out
+
+
+def solve(name, d):
+    out = header(name, d["environment"])
+    out.append("Milliseconds (median); the auto mode's schedule in brackets (stretches of "
+               "levels and their kernel); ratios: the best Kokkos Kernels method's time over "
+               "Strata auto's. Load average at the start: %s." %
+               d["environment"].get("load_average_start", "?"))
+    out.append("")
+    return out + solve_table(d) + [""]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("json", nargs="+")
@@ -124,6 +168,8 @@ def main():
             lines += executor(name, path)
         elif d.get("benchmark") == "strata_sptrsv_bench":
             lines += sptrsv(name, d)
+        elif d.get("benchmark") == "strata_solve_bench":
+            lines += solve(name, d)
         else:
             sys.exit("performance_tables.py: %s: not a strata benchmark JSON" % path)
     lines.append(END)

@@ -111,12 +111,17 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
   mixed.layered_min_width_host_per_thread = 4;
   mixed.layered_min_width_device = 8;
   mixed.min_dataflow_levels = 2;
+  // Mixed stretches whose dataflow stretches run on every worker: they read
+  // the ready flags the layered stretches before them set.
+  solve::SolvePolicy mixed_all_workers = mixed;
+  mixed_all_workers.serial_width_per_thread = 0;
   const std::vector<std::pair<SolveMode, solve::SolvePolicy>> configs = {
       {SolveMode::Automatic, solve::SolvePolicy::standard()},
       {SolveMode::Layered, solve::SolvePolicy::standard()},
       {SolveMode::Dataflow, solve::SolvePolicy::standard()},
       {SolveMode::Dataflow, all_workers},
-      {SolveMode::Automatic, mixed}};
+      {SolveMode::Automatic, mixed},
+      {SolveMode::Automatic, mixed_all_workers}};
   for (const auto& [mode, policy] : configs) {
     Solve ts(mode, policy);
     const Space space;
@@ -279,6 +284,84 @@ TEST(Solve, PolicyRulesPickLayeredForWideAndDataflowForDeep) {
   s = policy.schedule(shape, SolveMode::Dataflow);
   ASSERT_EQ(s.stretches.size(), 1u);
   EXPECT_EQ(s.stretches[0].workers, 0u);
+}
+
+TEST(Solve, PolicyOnAHostRunsLevelsOf64RowsPerThreadLayeredInOneLaunch) {
+  solve::SolvePolicy policy;
+  solve::SolveShape shape;
+  shape.host_backend = true;
+  shape.concurrency = 2;
+  // A 2-D sweep's profile: widths 1, 2, ..., 300, ..., 2, 1. Rule W takes
+  // the levels of >= 128 rows (64 per thread) layered, rule C runs the
+  // narrow ends on one worker, and rule L says the layered stretch is one
+  // launch.
+  for (std::uint64_t w = 1; w <= 300; ++w) shape.level_widths.push_back(w);
+  for (std::uint64_t w = 299; w >= 1; --w) shape.level_widths.push_back(w);
+  auto s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 3u) << s.reason;
+  EXPECT_EQ(s.stretches[0].mode, SolveMode::Dataflow);
+  EXPECT_EQ(s.stretches[0].workers, 1u);
+  EXPECT_EQ(s.stretches[0].end_level, 127u);
+  EXPECT_EQ(s.stretches[1].mode, SolveMode::Layered);
+  EXPECT_EQ(s.stretches[1].end_level - s.stretches[1].first_level, 599u - 2 * 127u);
+  EXPECT_EQ(s.stretches[2].workers, 1u);
+  EXPECT_NE(s.reason.find("rule L"), std::string::npos);
+  // Levels of 100 rows on 2 threads: one worker, no layered stretch.
+  shape.level_widths = std::vector<std::uint64_t>(500, 100);
+  s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 1u);
+  EXPECT_EQ(s.stretches[0].workers, 1u);
+  EXPECT_EQ(s.reason.find("rule L"), std::string::npos);
+  // Rule B: wide levels get more slices per worker, up to 8.
+  solve::SolveShape wide;
+  wide.concurrency = 2;
+  wide.level_widths = std::vector<std::uint64_t>(19, 6000);
+  EXPECT_EQ(policy.slices_per_worker(wide, solve::SolveStretch{0, 19}), 2u);
+  wide.level_widths = std::vector<std::uint64_t>(19, 100000);
+  EXPECT_EQ(policy.slices_per_worker(wide, solve::SolveStretch{0, 19}), 8u);
+  wide.level_widths = std::vector<std::uint64_t>(19, 300);
+  EXPECT_EQ(policy.slices_per_worker(wide, solve::SolveStretch{0, 19}), 1u);
+  // A device keeps its own width and has no rule L.
+  shape.host_backend = false;
+  shape.level_widths = std::vector<std::uint64_t>(50, 20000);
+  s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 1u);
+  EXPECT_EQ(s.stretches[0].mode, SolveMode::Layered);
+  EXPECT_EQ(s.reason.find("rule L"), std::string::npos);
+}
+
+TEST(Solve, HostLayeredStretchOfManyLevelsIsBitwiseTheSubstitution) {
+  // A 2-D sweep forced layered: hundreds of levels in one launch, each level
+  // sliced over the workers; the same x bitwise as the one-worker run.
+  const HostCsr a = strata_sptrsv_test::lower_from_pattern(strata::generate::sweep2d(90, 70));
+  const DeviceCsr d = to_device(a);
+  const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
+  const auto bd = strata::test::to_device(b, "b");
+  solve::SolvePolicy one_worker;
+  one_worker.layered_min_width_host_per_thread = std::uint64_t(1) << 40;
+  solve::SolvePolicy eight_slices;  // rule B: 8 slices per worker per level
+  eight_slices.balance_rows_per_slice = 1;
+  std::vector<std::vector<double>> xs;
+  using Config = std::pair<SolveMode, solve::SolvePolicy>;
+  for (const auto& [mode, policy] : {Config{SolveMode::Layered, solve::SolvePolicy::standard()},
+                                     Config{SolveMode::Layered, eight_slices},
+                                     Config{SolveMode::Automatic, one_worker}}) {
+    Solve ts(mode, policy);
+    ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower);
+    EXPECT_EQ(ts.level_count(), 159u);
+    Kokkos::View<double*, Mem> x("x", a.rows);
+    for (int repeat = 0; repeat < 3; ++repeat) {  // the done counters are zeroed per solve
+      Kokkos::deep_copy(x, std::nan(""));
+      ts.solve(Space(), d.values, bd, x);
+      Space().fence();
+    }
+    xs.push_back(host_vector(x));
+    EXPECT_LE(relative_error(xs.back(), host_solve(a, b, true, false)), 1e-12);
+  }
+  if (host_backend) {
+    EXPECT_EQ(xs[0], xs[2]);
+    EXPECT_EQ(xs[1], xs[2]);
+  }
 }
 
 /// A small Matrix Market text (coordinate real general, 1-based) as CSR.

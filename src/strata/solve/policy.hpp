@@ -9,8 +9,24 @@
 //
 // Rules
 //  W (wide levels -> layered): a level of at least layered_min_width rows
-//    runs as its own launch. Its launch and the barrier at its end are paid
-//    once for many rows, and the layered kernel reads no ready flags.
+//    runs layered: its synchronisation is paid once for many rows, and the
+//    layered kernel reads no ready flags. On a host backend the width is 64
+//    rows per thread: a level's hand-off between workers (rule L) costs
+//    about 0.2 us on two cores, the time of some 50 rows of three to four
+//    entries, below which one worker running the level alone (rule C) is
+//    as fast. On a device 16,384 rows: a launch costs several us and a GPU
+//    needs thousands of rows in flight.
+//  L (host layered stretch -> one launch): on a host backend a layered
+//    stretch is one launch, not one per level: each level is cut into a
+//    slice per worker, workers take the slices in level order by ticket, and
+//    a slice starts once the level before has counted all its slices done.
+//    A fork/join per level (an OpenMP parallel region: a few us) would cost
+//    more than the rows of a level of a few hundred rows.
+//  B (host layered slices): a stretch whose levels average r rows gets
+//    clamp(r / (threads * balance_rows_per_slice), 1, 8) slices per worker
+//    per level: workers that finish early take more slices of a wide level
+//    instead of waiting for the slowest (rows of a permuted factor differ in
+//    cost), while a narrow level pays one ticket per worker.
 //  N (narrow levels -> dataflow): a stretch of narrower levels runs in one
 //    dataflow launch: no per-level launch or barrier; a row waits only for
 //    the rows it reads.
@@ -25,9 +41,6 @@
 //    just wrote, and each hand-off (a cache line moved, often a yield) costs
 //    more than the row (strata_solve_bench: the 350 x 350 sweep factor in
 //    dataflow on two workers is many times slower than layered or serial).
-// The widths are per backend kind: a host launch (an OpenMP fork/join) costs
-// a few microseconds, a GPU launch several, and a GPU needs thousands of rows
-// in flight to be busy.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -61,10 +74,22 @@ struct SolveShape {
 };
 
 struct SolvePolicy {
-  std::uint64_t layered_min_width_host_per_thread = 512;  ///< rule W on a host: rows per thread
+  std::uint64_t layered_min_width_host_per_thread = 64;   ///< rule W on a host: rows per thread
   std::uint64_t layered_min_width_device = 16384;         ///< rule W on a device
   std::uint64_t min_dataflow_levels = 4;                  ///< rule S
   std::uint64_t serial_width_per_thread = 512;            ///< rule C: rows per level per thread
+  std::uint64_t balance_rows_per_slice = 1024;            ///< rule B: rows per slice
+
+  /// Rule B: slices per worker of each level of a host layered stretch.
+  std::uint64_t slices_per_worker(const SolveShape& shape, const SolveStretch& r) const {
+    std::uint64_t rows = 0;
+    for (std::uint64_t l = r.first_level; l < r.end_level; ++l) rows += shape.level_widths[l];
+    const std::uint64_t levels = std::max<std::uint64_t>(1, r.end_level - r.first_level);
+    const std::uint64_t threads = std::max<std::uint64_t>(1, shape.concurrency);
+    const std::uint64_t slice = std::max<std::uint64_t>(1, balance_rows_per_slice);
+    const std::uint64_t per = rows / levels / (threads * slice);
+    return std::min<std::uint64_t>(8, std::max<std::uint64_t>(1, per));
+  }
 
   static SolvePolicy standard() { return SolvePolicy{}; }
 
@@ -116,6 +141,11 @@ struct SolvePolicy {
                  "narrow stretch of < " +
                  std::to_string(min_dataflow_levels) + " levels between wide ones runs layered";
     }
+    bool layered = false;
+    for (const SolveStretch& r : s.stretches) layered = layered || r.mode == SolveMode::Layered;
+    if (shape.host_backend && layered)
+      s.reason += "; rule L: a layered stretch is one launch, its levels handed over by done "
+                  "counters";
     for (const SolveStretch& r : s.stretches) {
       (r.mode == SolveMode::Layered ? s.layered_levels : s.dataflow_levels) +=
           r.end_level - r.first_level;

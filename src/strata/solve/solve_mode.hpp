@@ -1,8 +1,10 @@
 #pragma once
 // SolveMode: how TriangularSolve::solve runs the levels of its plan.
 //
-//   layered    one launch per level over the level's rows (contiguous in the
-//              handle's level order): the launch is the barrier
+//   layered    the levels one after another, each level's rows (contiguous
+//              in the handle's level order) in parallel: on a device a
+//              launch per level (the launch is the barrier), on a host one
+//              launch whose workers hand each level over by done counters
 //   dataflow   one launch for all levels, no barriers: rows are taken in
 //              level order by ticket and a row waits (bounded spin) for the
 //              ready flags of the rows it reads — the "sync-free" solve

@@ -11,8 +11,9 @@
 // Strata's planner (strata::plan_in_edges: a row waits for the rows its
 // off-diagonal entries name; an upper triangle is levelled from the bottom).
 // It keeps the rows in level order (every level a contiguous range of
-// positions), each row's diagonal offset, one ready flag per row and the
-// schedule the solve policy (policy.hpp) picks from the level profile. It
+// positions), each position's entry range and diagonal offset (so the solve
+// streams them in level order), one ready flag per row and the schedule the
+// solve policy (policy.hpp) picks from the level profile. It
 // keeps shallow copies of row_map and entries: they must stay unchanged
 // until the next symbolic().
 //
@@ -55,6 +56,7 @@
 #include <strata/solve/detail/check_rows.hpp>
 #include <strata/solve/detail/row_dependencies.hpp>
 #include <strata/solve/detail/row_kernels.hpp>
+#include <strata/solve/detail/row_layout.hpp>
 #include <strata/solve/policy.hpp>
 #include <strata/solve/solve_mode.hpp>
 #include <strata/solve/triangle.hpp>
@@ -122,8 +124,9 @@ class TriangularSolve {
   Diagonal diagonal() const { return diagonal_; }
   /// Bytes of device memory the handle holds (its own Views, not the matrix).
   std::uint64_t workspace_bytes() const {
-    return order_.span() * sizeof(plan_ordinal) + diagonal_offset_.span() * sizeof(plan_offset) +
-           ready_.span() * sizeof(std::uint32_t) + tickets_.span() * sizeof(std::uint64_t);
+    return order_.span() * sizeof(plan_ordinal) + layout_.span() * sizeof(plan_offset) +
+           ready_.span() * sizeof(std::uint32_t) + counters_.span() * sizeof(std::uint64_t) +
+           device_level_offsets_.span() * sizeof(std::uint64_t);
   }
 
  private:
@@ -153,10 +156,14 @@ class TriangularSolve {
   row_map_type row_map_;
   entries_type entries_;
   Kokkos::View<plan_ordinal*, memory_space> order_;            ///< position -> row
-  Kokkos::View<plan_offset*, memory_space> diagonal_offset_;   ///< row -> its diagonal's offset
+  /// position -> its row's first entry, end entry and diagonal's offset
+  Kokkos::View<plan_offset* [3], memory_space> layout_;
   Kokkos::View<std::uint32_t*, memory_space> ready_;           ///< row -> epoch of its x
-  Kokkos::View<std::uint64_t*, memory_space> tickets_;         ///< one per stretch
+  /// A ticket counter per stretch (at most one per level), then a done
+  /// counter per level (host layered stretches); zeroed before each solve.
+  Kokkos::View<std::uint64_t*, memory_space> counters_;
   std::vector<std::uint64_t> level_offsets_;                   ///< level -> first position
+  Kokkos::View<std::uint64_t*, memory_space> device_level_offsets_;  ///< the same, on the device
   SolveShape shape_;
   SolveSchedule schedule_;
   std::uint32_t epoch_ = 0;
@@ -355,10 +362,21 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
     shape.level_widths[g] = level_offsets[g + 1] - level_offsets[g];
   SolveSchedule schedule = policy_.schedule(shape, mode_);
   auto ready = allocate_view<Kokkos::View<std::uint32_t*, memory_space>>(rows, "solve::ready", true);
-  // One ticket per stretch of any schedule set_mode() may pick: at most one
-  // per level.
-  auto tickets = allocate_view<Kokkos::View<std::uint64_t*, memory_space>>(
-      shape.level_widths.size() + 1, "solve::tickets", true);
+  // One ticket per stretch of any schedule set_mode() may pick (at most one
+  // per level), then one done counter per level.
+  const std::uint64_t levels = shape.level_widths.size();
+  auto counters = allocate_view<Kokkos::View<std::uint64_t*, memory_space>>(
+      2 * levels + 1, "solve::counters", true);
+  auto device_offsets = allocate_view<Kokkos::View<std::uint64_t*, memory_space>>(
+      level_offsets.size(), "solve::level_offsets");
+  Kokkos::deep_copy(space, device_offsets,
+                    Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(level_offsets.data(),
+                                                                          level_offsets.size()));
+  // Each position's entry range and diagonal, in level order.
+  auto layout =
+      allocate_view<Kokkos::View<plan_offset* [3], memory_space>>(rows, "solve::layout");
+  detail::fill_row_layout(space, order, rm, diagonal_offset, layout);
   space.fence();
 
   // Nothing has thrown: the handle takes the new state.
@@ -369,10 +387,11 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
   row_map_ = rm;
   entries_ = en;
   order_ = order;
-  diagonal_offset_ = diagonal_offset;
+  layout_ = layout;
   ready_ = ready;
-  tickets_ = tickets;
+  counters_ = counters;
   level_offsets_ = std::move(level_offsets);
+  device_level_offsets_ = device_offsets;
   shape_ = std::move(shape);
   schedule_ = std::move(schedule);
   epoch_ = 0;
@@ -416,8 +435,10 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace&
         "give the values of the matrix the symbolic phase was given, in its entries' order");
   const values_type v = values;
   if (diagonal_ == Diagonal::NonUnit) {
-    const std::uint64_t zero = detail::first_zero_diagonal(space, v, diagonal_offset_);
-    if (zero != detail::no_defect) throw detail::defect_error(zero, row_map_, entries_, triangle_);
+    const auto pivots = Kokkos::subview(layout_, Kokkos::ALL, 2);
+    if (detail::first_zero_diagonal(space, v, pivots) != detail::no_defect)
+      throw detail::defect_error(detail::lowest_zero_diagonal(space, v, order_, layout_),
+                                 row_map_, entries_, triangle_);
   }
   if (rows_ == 0 || rhs == 0) return;
   if (++epoch_ == 0) {  // the epochs wrapped: clear the flags once
@@ -428,8 +449,14 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace&
   using XView = Kokkos::View<typename X::non_const_data_type, typename X::array_layout, memory_space>;
   using System = detail::RowSystem<memory_space, Ordinal, Offset, Scalar, plan_ordinal,
                                    plan_offset, BConst, XView>;
-  System system{row_map_, entries_, v, order_, diagonal_offset_, ready_, b, x, rhs, epoch_,
-                diagonal_ == Diagonal::Unit};
+  // Flags are read only by dataflow stretches of several workers (on a
+  // device every dataflow stretch).
+  bool flags = false;
+  for (const SolveStretch& st : schedule_.stretches)
+    flags = flags || (st.mode == SolveMode::Dataflow &&
+                      (!is_host_backend_v<ExecSpace> || st.workers != 1));
+  System system{entries_, v, order_, layout_, ready_, b, x, rhs, epoch_,
+                diagonal_ == Diagonal::Unit, flags};
   run_stretches(space, system);
 }
 
@@ -448,19 +475,27 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
   bool any_dataflow = false;
   for (const SolveStretch& st : schedule_.stretches)
     any_dataflow = any_dataflow || st.mode == SolveMode::Dataflow;
-  if (any_dataflow) Kokkos::deep_copy(space, tickets_, std::uint64_t(0));
+  if (any_dataflow || host) Kokkos::deep_copy(space, counters_, std::uint64_t(0));
+  const std::size_t done_base = level_offsets_.size();  // after a ticket per level
   std::size_t ticket = 0;
   for (const SolveStretch& st : schedule_.stretches) {
     const std::size_t first = level_offsets_[st.first_level];
     const std::size_t last = level_offsets_[st.end_level];
     if (st.mode == SolveMode::Layered) {
-      for (std::uint64_t l = st.first_level; l < st.end_level; ++l) {
-        const std::size_t begin = level_offsets_[l], end = level_offsets_[l + 1];
-        if constexpr (host) {
-          Kokkos::parallel_for("strata::solve::layered",
-                               Kokkos::RangePolicy<ExecSpace>(space, begin, end),
-                               detail::LayeredRows<System>{system});
-        } else {
+      if constexpr (host) {
+        // Rules L and B (policy.hpp): the stretch in one launch, its levels
+        // in slices taken by ticket, synchronised by the levels' done
+        // counters.
+        const std::uint64_t workers = static_cast<std::uint64_t>(space.concurrency());
+        const std::uint64_t slices = workers * policy_.slices_per_worker(shape_, st);
+        Kokkos::parallel_for(
+            "strata::solve::layered", Kokkos::RangePolicy<ExecSpace>(space, 0, workers),
+            detail::LevelSyncRows<System>{system, device_level_offsets_, counters_, ticket,
+                                          done_base, st.first_level, st.end_level, slices});
+        ++ticket;
+      } else {
+        for (std::uint64_t l = st.first_level; l < st.end_level; ++l) {
+          const std::size_t begin = level_offsets_[l], end = level_offsets_[l + 1];
           const int team = 128 / lanes;
           const int league = static_cast<int>((end - begin + team - 1) / team);
           Kokkos::parallel_for("strata::solve::layered",
@@ -477,7 +512,7 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         // average width, and at most 64 rows (a ticket per chunk).
         std::uint64_t chunk = (last - first) / (levels * 2 * workers);
         chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
-        const detail::DataflowRows<System> rows{system,  tickets_, ticket,
+        const detail::DataflowRows<System> rows{system,  counters_, ticket,
                                                 first,   last,     static_cast<std::size_t>(chunk)};
         // One worker (rule C): the stretch's rows in level order, which is a
         // substitution order, so no row waits and none publishes with a
@@ -513,7 +548,7 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         const int warp = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
         Kokkos::parallel_for(
             "strata::solve::dataflow", Kokkos::TeamPolicy<ExecSpace>(space, league, team, warp),
-            detail::DataflowTeamRows<System, ExecSpace>{system, tickets_, ticket, first, last});
+            detail::DataflowTeamRows<System, ExecSpace>{system, counters_, ticket, first, last});
       }
       ++ticket;
     }

@@ -1,12 +1,20 @@
 #pragma once
-// The two row kernels of TriangularSolve. Both run rows in the handle's level
+// The row kernels of TriangularSolve. They run rows in the handle's level
 // order: position p of `order` is a row, the rows of a level are contiguous,
-// and every row a row reads sits at a lower position.
+// and every row a row reads sits at a lower position. Each position also
+// keeps its row's entry range and diagonal offset (made at symbolic time), so
+// a kernel streams them in position order instead of reaching row_map and
+// the diagonal through the row index.
 //
-//  * layered: one launch per level over the level's positions. On a host
-//    backend a RangePolicy, a row per iteration; on a device a TeamPolicy, a
-//    row per team thread and its entries over the vector lanes (a
-//    ThreadVectorRange reduction: long rows use the whole warp).
+//  * layered, host: one launch for a stretch of levels (LevelSyncRows):
+//    every level is cut into `parts` equal slices, workers take the slices
+//    in level order by ticket, and a slice starts once every slice of the
+//    level before has counted itself done. No launch or fork/join per level,
+//    no per-row flag. Forward progress needs no co-residency: a slice waits
+//    only on slices of lower tickets, all taken by workers already running.
+//  * layered, device: one launch per level over the level's positions, a
+//    TeamPolicy, a row per team thread and its entries over the vector lanes
+//    (a ThreadVectorRange reduction: long rows use the whole warp).
 //  * dataflow ("sync-free", Liu et al.): one launch for a stretch of levels.
 //    Workers take the stretch's positions in increasing order by ticket (an
 //    atomic counter), a chunk at a time; a row waits until every row it reads
@@ -18,9 +26,10 @@
 //    vector lanes), flags and x are polled with volatile loads (no stale L1
 //    line), and a release fence orders x before the flag.
 //
-// Both kernels set the row's flag, so a dataflow stretch after a layered one
-// finds the earlier rows ready. Flags hold the epoch of the solve that set
-// them: a new solve only steps the epoch instead of clearing them.
+// The layered and in-order kernels set a row's flag only where a later
+// dataflow stretch of the schedule reads it (RowSystem::flags). Flags hold
+// the epoch of the solve that set them: a new solve only steps the epoch
+// instead of clearing them.
 #include <cstddef>
 #include <cstdint>
 
@@ -47,20 +56,21 @@ template <class Mem, class Ordinal, class Offset, class Scalar, class PlanOrdina
 struct RowSystem {
   using memory_space = Mem;
   using scalar_type = Scalar;
-  Kokkos::View<const Offset*, Mem> row_map;
   Kokkos::View<const Ordinal*, Mem> entries;
   Kokkos::View<const Scalar*, Mem> values;
   Kokkos::View<const PlanOrdinal*, Mem> order;        ///< position -> row
-  Kokkos::View<const PlanOffset*, Mem> diagonal;      ///< row -> offset of its diagonal
+  Kokkos::View<const PlanOffset* [3], Mem> layout;    ///< position -> its row's first and
+                                                      ///< end entry, diagonal offset
   Kokkos::View<std::uint32_t*, Mem> ready;            ///< row -> epoch its x was set in
   B b;
   X x;
   std::size_t rhs = 1;
   std::uint32_t epoch = 1;
   bool unit = false;
+  bool flags = true;  ///< layered rows set their ready flag (a later dataflow stretch reads it)
 
-  KOKKOS_FORCEINLINE_FUNCTION Scalar pivot(std::size_t r) const {
-    return unit ? Scalar(1) : values(diagonal(r));
+  KOKKOS_FORCEINLINE_FUNCTION Scalar pivot(std::size_t p) const {
+    return unit ? Scalar(1) : values(layout(p, 2));
   }
 };
 
@@ -70,16 +80,16 @@ struct LayeredRows {
   System s;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t p) const {
     const std::size_t r = s.order(p);
-    const auto begin = s.row_map(r), end = s.row_map(r + 1);
+    const auto begin = s.layout(p, 0), end = s.layout(p, 1);
     for (std::size_t j = 0; j < s.rhs; ++j) {
       typename System::scalar_type sum = at(s.b, r, j);
       for (auto e = begin; e < end; ++e) {
         const std::size_t c = static_cast<std::size_t>(s.entries(e));
         if (c != r) sum -= s.values(e) * at(s.x, c, j);
       }
-      at(s.x, r, j) = sum / s.pivot(r);
+      at(s.x, r, j) = sum / s.pivot(p);
     }
-    s.ready(r) = s.epoch;
+    if (s.flags) s.ready(r) = s.epoch;
   }
 };
 
@@ -95,6 +105,51 @@ struct InOrderRows {
   }
 };
 
+/// Layered, host: levels [first_level, end_level) in one launch of
+/// `workers` iterations. Ticket t is slice t % parts of level first_level +
+/// t / parts; a slice waits until done(level - 1) counts every slice of the
+/// level before, runs its rows one after another, and counts itself done.
+template <class System>
+struct LevelSyncRows {
+  System s;
+  Kokkos::View<const std::uint64_t*, typename System::memory_space> level_offsets;
+  Kokkos::View<std::uint64_t*, typename System::memory_space> counters;
+  std::size_t ticket = 0;      ///< this stretch's ticket counter in `counters`
+  std::size_t done_base = 0;   ///< counters(done_base + l): slices of level l done
+  std::size_t first_level = 0, end_level = 0;
+  std::uint64_t parts = 1;     ///< slices per level
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t) const {
+    const std::uint64_t slices = std::uint64_t(end_level - first_level) * parts;
+    const LayeredRows<System> row{s};
+    for (;;) {
+      const std::uint64_t t = Kokkos::atomic_fetch_add(&counters(ticket), std::uint64_t(1));
+      if (t >= slices) return;  // at most `workers` tickets past the end: no wrap
+      const std::size_t level = first_level + std::size_t(t / parts);
+      const std::uint64_t part = t % parts;
+      if (level > first_level) {
+        // A level's hand-off takes well under a microsecond, a wide level's
+        // slices may end some tens of us apart: the first pure_spins waits
+        // (about half a millisecond of x86 pauses) only pause, then each
+        // wait sleeps (spin_pause's long-wait step), never yields. A worker
+        // that yields keeps its core busy, so a preempted worker holding a
+        // slice stays queued behind whatever else runs on the other core for
+        // a whole time slice; a sleeping one leaves its core idle for it.
+        constexpr std::uint64_t pure_spins = 16384;
+        const std::uint64_t* done = &counters(done_base + level - 1);
+        for (std::uint64_t spins = 0; volatile_load(done) != parts; ++spins)
+          spin_pause(spins < pure_spins ? 0 : spins);
+        acquire_fence();
+      }
+      const std::uint64_t begin = level_offsets(level), width = level_offsets(level + 1) - begin;
+      const std::uint64_t lo = begin + width * part / parts;
+      const std::uint64_t hi = begin + width * (part + 1) / parts;
+      for (std::uint64_t p = lo; p < hi; ++p) row(std::size_t(p));
+      release_fence();
+      Kokkos::atomic_fetch_add(&counters(done_base + level), std::uint64_t(1));
+    }
+  }
+};
+
 /// Layered, device: a row per team thread, its entries over the vector lanes.
 template <class System, class ExecSpace>
 struct LayeredTeamRows {
@@ -107,7 +162,7 @@ struct LayeredTeamRows {
       const std::size_t p = base + std::size_t(t);
       if (p >= last) return;
       const std::size_t r = s.order(p);
-      const auto begin = s.row_map(r), end = s.row_map(r + 1);
+      const auto begin = s.layout(p, 0), end = s.layout(p, 1);
       for (std::size_t j = 0; j < s.rhs; ++j) {
         using Scalar = typename System::scalar_type;
         Scalar sum = 0;
@@ -119,9 +174,9 @@ struct LayeredTeamRows {
             },
             sum);
         Kokkos::single(Kokkos::PerThread(team),
-                       [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(r); });
+                       [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(p); });
       }
-      Kokkos::single(Kokkos::PerThread(team), [&] { s.ready(r) = s.epoch; });
+      if (s.flags) Kokkos::single(Kokkos::PerThread(team), [&] { s.ready(r) = s.epoch; });
     });
   }
 };
@@ -161,7 +216,7 @@ struct DataflowRows {
   }
   KOKKOS_INLINE_FUNCTION void row(const std::size_t p) const {
     const std::size_t r = s.order(p);
-    const auto begin = s.row_map(r), end = s.row_map(r + 1);
+    const auto begin = s.layout(p, 0), end = s.layout(p, 1);
     for (std::size_t j = 0; j < s.rhs; ++j) {
       typename System::scalar_type sum = at(s.b, r, j);
       for (auto e = begin; e < end; ++e) {
@@ -170,7 +225,7 @@ struct DataflowRows {
         wait_ready(s, c);
         sum -= s.values(e) * volatile_load(&at(s.x, c, j));
       }
-      at(s.x, r, j) = sum / s.pivot(r);
+      at(s.x, r, j) = sum / s.pivot(p);
     }
     publish(s, r);
   }
@@ -201,7 +256,7 @@ struct DataflowTeamRows {
       const std::size_t p = first + std::size_t(t) * per_ticket + std::size_t(team.team_rank());
       if (p < last) {
         const std::size_t r = s.order(p);
-        const auto begin = s.row_map(r), end = s.row_map(r + 1);
+        const auto begin = s.layout(p, 0), end = s.layout(p, 1);
         for (std::size_t j = 0; j < s.rhs; ++j) {
           Scalar sum = 0;
           Kokkos::parallel_reduce(
@@ -214,7 +269,7 @@ struct DataflowTeamRows {
               },
               sum);
           Kokkos::single(Kokkos::PerThread(team),
-                         [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(r); });
+                         [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(p); });
         }
         Kokkos::single(Kokkos::PerThread(team), [&] { publish(s, r); });
       }
