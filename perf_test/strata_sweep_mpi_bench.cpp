@@ -34,6 +34,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <mpi.h>
@@ -55,6 +56,16 @@ using kba::Space;
 using Comm = strata::distributed::Communicator;
 using OrdView = Kokkos::View<Ordinal*, kba::Memory>;
 using Bytes = Kokkos::View<char*, kba::Memory>;
+/// The baselines' MPI buffers: the device buffers themselves where the host
+/// can read them, else host copies (Strata's executor stages the same way: an
+/// MPI need not be GPU-aware).
+using HostBytes = Bytes::HostMirror;
+
+/// Bytes [first, end) x `bytes` of a buffer.
+template <class View>
+auto slots(const View& v, std::size_t first, std::size_t end, std::size_t bytes) {
+  return Kokkos::subview(v, std::make_pair(first * bytes, end * bytes));
+}
 
 struct Args {
   int nb = 8, weak = 0, bs = 4, repeats = 5, pingpong = 2000;
@@ -221,6 +232,7 @@ struct BulkSync {
   std::vector<std::size_t> send_first, recv_first;                  ///< layers + 1
   std::vector<std::vector<int>> send_counts, recv_counts;           ///< bytes, per layer and rank
   Bytes send, recv;
+  HostBytes send_host, recv_host;
 
   BulkSync(const Comm& comm, const Problem& p, const HostGraph& h, const CrossEdges& c) {
     bytes = sizeof(double) * std::size_t(p.grid.bs) * std::size_t(p.grid.bs);
@@ -287,6 +299,8 @@ struct BulkSync {
     lay_out(r, recv_before, recv_after, recv_first, recv_counts);
     send = Bytes("bench::bsp_send", s.size() * bytes);
     recv = Bytes("bench::bsp_recv", r.size() * bytes);
+    send_host = Kokkos::create_mirror_view(send);
+    recv_host = Kokkos::create_mirror_view(recv);
   }
 
   void run(const Comm& comm, const kba::RankData& d) const {
@@ -300,9 +314,14 @@ struct BulkSync {
       pack(d, send_before, send_after, send_first[l], send_first[l + 1] - send_first[l], send, bytes);
       Space().fence();
       const auto sd = displs(send_counts[l]), rd = displs(recv_counts[l]);
-      MPI_Alltoallv(send.data() + send_first[l] * bytes, send_counts[l].data(), sd.data(), MPI_BYTE,
-                    recv.data() + recv_first[l] * bytes, recv_counts[l].data(), rd.data(), MPI_BYTE,
+      // deep_copy of a view onto itself (host memory) copies nothing
+      Kokkos::deep_copy(slots(send_host, send_first[l], send_first[l + 1], bytes),
+                        slots(send, send_first[l], send_first[l + 1], bytes));
+      MPI_Alltoallv(send_host.data() + send_first[l] * bytes, send_counts[l].data(), sd.data(), MPI_BYTE,
+                    recv_host.data() + recv_first[l] * bytes, recv_counts[l].data(), rd.data(), MPI_BYTE,
                     comm.comm());
+      Kokkos::deep_copy(slots(recv, recv_first[l], recv_first[l + 1], bytes),
+                        slots(recv_host, recv_first[l], recv_first[l + 1], bytes));
       unpack(d, recv_before, recv_after, recv_first[l], recv_first[l + 1] - recv_first[l], recv, bytes);
     }
     Space().fence();
@@ -318,6 +337,7 @@ struct HostLoop {
   std::vector<std::vector<std::size_t>> out_slots;  ///< remote out-slots of each owned wave
   std::vector<int> out_dest, out_tag, in_source, in_tag;
   Bytes send, recv;
+  HostBytes send_host, recv_host;
 
   HostLoop(const Comm& comm, const Problem& p, const HostGraph& hg, const CrossEdges& c) : h(&hg) {
     bytes = sizeof(double) * std::size_t(p.grid.bs) * std::size_t(p.grid.bs);
@@ -346,6 +366,8 @@ struct HostLoop {
     out_after = to_device(oa);
     send = Bytes("bench::loop_send", ob.size() * bytes);
     recv = Bytes("bench::loop_recv", ib.size() * bytes);
+    send_host = Kokkos::create_mirror_view(send);
+    recv_host = Kokkos::create_mirror_view(recv);
     one_wave = OrdView("bench::one_wave", 1);
   }
 
@@ -353,7 +375,8 @@ struct HostLoop {
     const HostGraph& g = *h;
     std::vector<MPI_Request> recvs(in_source.size()), sends;
     for (std::size_t i = 0; i < recvs.size(); ++i)
-      MPI_Irecv(recv.data() + i * bytes, int(bytes), MPI_BYTE, in_source[i], in_tag[i], comm.comm(), &recvs[i]);
+      MPI_Irecv(recv_host.data() + i * bytes, int(bytes), MPI_BYTE, in_source[i], in_tag[i], comm.comm(),
+                &recvs[i]);
     std::vector<std::uint64_t> remaining = g.in_degree;
     std::deque<std::uint64_t> ready;
     for (std::uint64_t w = 0; w < g.n; ++w)
@@ -370,6 +393,7 @@ struct HostLoop {
       }
       for (int k = 0; k < count; ++k) {
         const std::size_t i = std::size_t(done[std::size_t(k)]);
+        Kokkos::deep_copy(slots(recv, i, i + 1, bytes), slots(recv_host, i, i + 1, bytes));
         unpack(d, in_before, in_after, i, 1, recv, bytes);
         if (--remaining[host_in_after(i) - g.lo] == 0) ready.push_back(host_in_after(i) - g.lo);
       }
@@ -382,8 +406,9 @@ struct HostLoop {
       for (std::size_t slot : out_slots[w]) pack(d, out_before, out_after, slot, 1, send, bytes);
       Space().fence();
       for (std::size_t slot : out_slots[w]) {
+        Kokkos::deep_copy(slots(send_host, slot, slot + 1, bytes), slots(send, slot, slot + 1, bytes));
         sends.emplace_back();
-        MPI_Isend(send.data() + slot * bytes, int(bytes), MPI_BYTE, out_dest[slot], out_tag[slot],
+        MPI_Isend(send_host.data() + slot * bytes, int(bytes), MPI_BYTE, out_dest[slot], out_tag[slot],
                   comm.comm(), &sends.back());
       }
       for (Ordinal t : g.out[w])
