@@ -144,7 +144,11 @@ class TriangularSolve {
               Diagonal diagonal, std::uint64_t nonzeros,
               Kokkos::View<plan_ordinal*, memory_space> order,
               Kokkos::View<plan_offset*, memory_space> diagonal_offset,
-              std::vector<std::uint64_t> level_offsets);
+              std::vector<std::uint64_t> level_offsets,
+              Kokkos::View<std::uint64_t*, memory_space> device_offsets);
+  /// The level offsets on the device (the host layered kernel reads them).
+  static Kokkos::View<std::uint64_t*, memory_space> device_copy(
+      const ExecSpace& space, const std::vector<std::uint64_t>& level_offsets);
 
   SolveMode mode_ = SolveMode::Automatic;
   SolvePolicy policy_ = SolvePolicy::standard();
@@ -244,8 +248,9 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic(const ExecSpa
   std::vector<std::uint64_t> level_offsets(offsets.extent(0));
   for (std::size_t g = 0; g < offsets.extent(0); ++g) level_offsets[g] = offsets(g);
   if (level_offsets.empty()) level_offsets.push_back(0);
+  const auto device_offsets = device_copy(space, level_offsets);
   commit(space, rm, en, triangle, diagonal, nonzeros, order, diagonal_offset,
-         std::move(level_offsets));
+         std::move(level_offsets), device_offsets);
 }
 
 template <class ExecSpace, class Ordinal, class Offset, class Scalar>
@@ -275,12 +280,7 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic_from_levels(
   const Positions order = allocate_view<Positions>(rows, "solve::order");
   // level_of(row): its level + 1 (0: not listed); a row listed twice is a defect.
   const Positions level_of = allocate_view<Positions>(rows, "solve::level_of", true);
-  auto device_offsets = allocate_view<Kokkos::View<std::uint64_t*, memory_space>>(
-      level_offsets.size(), "solve::level_offsets");
-  Kokkos::deep_copy(space, device_offsets,
-                    Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(level_offsets.data(),
-                                                                          level_offsets.size()));
+  const auto device_offsets = device_copy(space, level_offsets);
   const std::uint64_t levels = level_offsets.size() - 1;
   const plan_ordinal none = std::numeric_limits<plan_ordinal>::max();
   std::uint64_t listed_twice = detail::no_defect;
@@ -344,7 +344,20 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic_from_levels(
         "give the schedule of this matrix and triangle (run the symbolic phase on it again)");
   }
   commit(space, rm, en, triangle, diagonal, nonzeros, order, diagonal_offset,
-         std::move(level_offsets));
+         std::move(level_offsets), device_offsets);
+}
+
+template <class ExecSpace, class Ordinal, class Offset, class Scalar>
+auto TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::device_copy(
+    const ExecSpace& space, const std::vector<std::uint64_t>& level_offsets)
+    -> Kokkos::View<std::uint64_t*, memory_space> {
+  auto device_offsets = allocate_view<Kokkos::View<std::uint64_t*, memory_space>>(
+      level_offsets.size(), "solve::level_offsets");
+  Kokkos::deep_copy(space, device_offsets,
+                    Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(level_offsets.data(),
+                                                                          level_offsets.size()));
+  return device_offsets;
 }
 
 template <class ExecSpace, class Ordinal, class Offset, class Scalar>
@@ -352,7 +365,8 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
     const ExecSpace& space, row_map_type rm, entries_type en, Triangle triangle,
     Diagonal diagonal, std::uint64_t nonzeros, Kokkos::View<plan_ordinal*, memory_space> order,
     Kokkos::View<plan_offset*, memory_space> diagonal_offset,
-    std::vector<std::uint64_t> level_offsets) {
+    std::vector<std::uint64_t> level_offsets,
+    Kokkos::View<std::uint64_t*, memory_space> device_offsets) {
   const std::uint64_t rows = rm.extent(0) - 1;
   SolveShape shape;
   shape.host_backend = is_host_backend_v<ExecSpace>;
@@ -367,12 +381,6 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
   const std::uint64_t levels = shape.level_widths.size();
   auto counters = allocate_view<Kokkos::View<std::uint64_t*, memory_space>>(
       2 * levels + 1, "solve::counters", true);
-  auto device_offsets = allocate_view<Kokkos::View<std::uint64_t*, memory_space>>(
-      level_offsets.size(), "solve::level_offsets");
-  Kokkos::deep_copy(space, device_offsets,
-                    Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>(level_offsets.data(),
-                                                                          level_offsets.size()));
   // Each position's entry range and diagonal, in level order.
   auto layout =
       allocate_view<Kokkos::View<plan_offset* [3], memory_space>>(rows, "solve::layout");
@@ -435,10 +443,9 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace&
         "give the values of the matrix the symbolic phase was given, in its entries' order");
   const values_type v = values;
   if (diagonal_ == Diagonal::NonUnit) {
-    const auto pivots = Kokkos::subview(layout_, Kokkos::ALL, 2);
-    if (detail::first_zero_diagonal(space, v, pivots) != detail::no_defect)
-      throw detail::defect_error(detail::lowest_zero_diagonal(space, v, order_, layout_),
-                                 row_map_, entries_, triangle_);
+    const std::uint64_t zero_pivot = detail::lowest_zero_diagonal(space, v, order_, layout_);
+    if (zero_pivot != detail::no_defect)
+      throw detail::defect_error(zero_pivot, row_map_, entries_, triangle_);
   }
   if (rows_ == 0 || rhs == 0) return;
   if (++epoch_ == 0) {  // the epochs wrapped: clear the flags once

@@ -2,8 +2,8 @@
 // The checks of TriangularSolve: the structure at symbolic time
 // (check_triangle.hpp: offsets inside `entries`, columns in range and on the
 // declared side, the diagonal stored exactly once where the diagonal is not
-// unit) and the diagonal values at solve time (none zero), with the same
-// deterministic first-row defect keys.
+// unit), and the typed error of a defect key (the zero-diagonal search at
+// solve time is row_layout.hpp's lowest_zero_diagonal).
 #include <cstddef>
 #include <cstdint>
 
@@ -35,26 +35,6 @@ std::uint64_t first_structure_defect(const ExecSpace& space, const RowMap& row_m
                                      const Positions& diagonal_position) {
   return first_row_defect(space, row_map, entries, solve_check(triangle, unit),
                           diagonal_position);
-}
-
-/// The first row whose stored diagonal is zero, as a defect key, or no_defect.
-template <class ExecSpace, class Values, class Positions>
-std::uint64_t first_zero_diagonal(const ExecSpace& space, const Values& values,
-                                  const Positions& diagonal_position) {
-  std::uint64_t first = no_defect;
-  using Scalar = typename Values::non_const_value_type;
-  Kokkos::parallel_reduce(
-      "strata::solve::check_diagonal",
-      Kokkos::RangePolicy<ExecSpace>(space, 0, diagonal_position.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& lowest) {
-        if (values(diagonal_position(i)) == Scalar(0)) {
-          const std::uint64_t key =
-              (std::uint64_t(i) << row_defect_bits) | unsigned(RowDefect::ZeroDiagonal);
-          if (key < lowest) lowest = key;
-        }
-      },
-      Kokkos::Min<std::uint64_t>(first));
-  return first;
 }
 
 /// The typed error for a defect key of either check, in TriangularSolve's words.

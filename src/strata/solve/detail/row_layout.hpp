@@ -39,8 +39,9 @@ std::uint64_t lowest_zero_diagonal(const ExecSpace& space, const Values& values,
       "strata::solve::lowest_zero_diagonal",
       Kokkos::RangePolicy<ExecSpace>(space, 0, order.extent(0)),
       KOKKOS_LAMBDA(const std::size_t p, std::uint64_t& low) {
+        if (values(layout(p, 2)) != Scalar(0)) return;
         const std::uint64_t row = static_cast<std::uint64_t>(order(p));
-        if (values(layout(p, 2)) == Scalar(0) && row < low) low = row;
+        if (row < low) low = row;
       },
       Kokkos::Min<std::uint64_t>(lowest));
   space.fence();
