@@ -71,6 +71,7 @@ struct Options {
   std::vector<std::string> matrices{"sweep2d", "sweep3d", "ilu3d", "deep8k", "deep40k", "chain"};
   std::vector<std::string> files;
   int reps = 5;
+  bool tune = false;  ///< also time the device launch knobs of SolvePolicy (rules A, D)
   std::string json = "strata_solve_bench.json";
   std::string command;
 };
@@ -88,9 +89,10 @@ Options parse(int argc, char* argv[]) {
     else if (a == "--matrices") o.matrices = split(value());
     else if (a == "--reps") o.reps = std::stoi(value());
     else if (a == "--json") o.json = value();
+    else if (a == "--tune") o.tune = true;
     else if (a == "--help") {
       std::cout << "strata_solve_bench [--set full|medium|smoke] [--matrices "
-                   "sweep2d,sweep3d,ilu3d,deep8k,deep40k,chain] [--reps 5] [--json FILE] "
+                   "sweep2d,sweep3d,ilu3d,deep8k,deep40k,chain] [--reps 5] [--json FILE] [--tune] "
                    "[FILE.mtx ...]\n";
       std::exit(0);
     } else if (a.rfind("--kokkos", 0) == 0) continue;
@@ -346,6 +348,34 @@ Record run(const Options& opt, const std::string& label, const HostCsr& a) {
     m.name = std::string("strata-") + strata::solve::solve_mode_name(mode);
     m.note = schedule_note(ts);
     finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });
+  }
+  // --tune: the device launch knobs (SolvePolicy rules A and D, the dataflow
+  // kernel's rows per ticket) over a grid, each a method of its own.
+  if (opt.tune && !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+    struct Variant {
+      SolveMode mode;
+      bool one_launch;
+      int warps;
+      std::uint64_t lookahead;
+    };
+    std::vector<Variant> grid;
+    for (const std::uint64_t la : {0, 2, 8, 32})
+      for (const int w : {1, 4}) grid.push_back({SolveMode::Dataflow, false, w, la});
+    for (const std::uint64_t la : {0, 2, 8, 32}) grid.push_back({SolveMode::Layered, true, 4, la});
+    for (const Variant& v : grid) {
+      strata::solve::SolvePolicy policy = strata::solve::SolvePolicy::standard();
+      policy.device_layered_one_launch = v.one_launch;
+      policy.device_dataflow_warps_per_team = v.warps;
+      policy.device_lookahead_levels = v.lookahead;
+      Solve ts(v.mode, policy);
+      ts.symbolic(ExecSpace(), row_map, entries, strata::solve::Triangle::Lower);
+      Method m;
+      m.name = v.mode == SolveMode::Dataflow
+                   ? "tune-df-w" + std::to_string(v.warps) + "-la" + std::to_string(v.lookahead)
+                   : "tune-ls-la" + std::to_string(v.lookahead);
+      m.note = schedule_note(ts);
+      finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });
+    }
   }
   for (const auto& [name, algorithm] : {std::pair<const char*, Algorithm>{"kk-RP", Algorithm::SEQLVLSCHD_RP},
                                         {"kk-TP1", Algorithm::SEQLVLSCHD_TP1},

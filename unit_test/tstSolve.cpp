@@ -115,13 +115,25 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
   // the ready flags the layered stretches before them set.
   solve::SolvePolicy mixed_all_workers = mixed;
   mixed_all_workers.serial_width_per_thread = 0;
+  // The device launch knobs (no effect on a host): layered stretches in one
+  // launch (rule D), few rows in flight (rule A), a warp per ticket.
+  solve::SolvePolicy one_launch = mixed;
+  one_launch.device_layered_one_launch = true;
+  one_launch.device_lookahead_levels = 2;
+  one_launch.device_dataflow_warps_per_team = 1;
+  solve::SolvePolicy narrow_flight;
+  narrow_flight.device_layered_one_launch = true;
+  narrow_flight.device_lookahead_levels = 1;
   const std::vector<std::pair<SolveMode, solve::SolvePolicy>> configs = {
       {SolveMode::Automatic, solve::SolvePolicy::standard()},
       {SolveMode::Layered, solve::SolvePolicy::standard()},
       {SolveMode::Dataflow, solve::SolvePolicy::standard()},
       {SolveMode::Dataflow, all_workers},
       {SolveMode::Automatic, mixed},
-      {SolveMode::Automatic, mixed_all_workers}};
+      {SolveMode::Automatic, mixed_all_workers},
+      {SolveMode::Automatic, one_launch},
+      {SolveMode::Layered, narrow_flight},
+      {SolveMode::Dataflow, narrow_flight}};
   for (const auto& [mode, policy] : configs) {
     Solve ts(mode, policy);
     const Space space;
@@ -284,6 +296,29 @@ TEST(Solve, PolicyRulesPickLayeredForWideAndDataflowForDeep) {
   s = policy.schedule(shape, SolveMode::Dataflow);
   ASSERT_EQ(s.stretches.size(), 1u);
   EXPECT_EQ(s.stretches[0].workers, 0u);
+}
+
+TEST(Solve, PolicyDeviceLookaheadSizesTheLeagueFromTheMeanWidth) {
+  solve::SolvePolicy policy;
+  solve::SolveShape shape;
+  shape.host_backend = false;
+  shape.level_widths = {10, 30, 50, 70};  // mean width 40
+  const solve::SolveStretch all{0, 4, SolveMode::Dataflow, 0};
+  EXPECT_EQ(policy.device_teams_in_flight(shape, all, 4), 0u);  // rule A off: the whole league
+  policy.device_lookahead_levels = 8;  // 320 rows in flight
+  EXPECT_EQ(policy.device_teams_in_flight(shape, all, 4), 80u);
+  EXPECT_EQ(policy.device_teams_in_flight(shape, all, 3), 107u);
+  EXPECT_EQ(policy.device_teams_in_flight(shape, solve::SolveStretch{3, 4, SolveMode::Dataflow, 0}, 1),
+            560u);
+  policy.device_layered_one_launch = true;
+  shape.level_widths = std::vector<std::uint64_t>(20, 100000);
+  const auto s = policy.schedule(shape);
+  EXPECT_NE(s.reason.find("rule D"), std::string::npos) << s.reason;
+  EXPECT_NE(s.reason.find("rule A: at most 8 levels"), std::string::npos) << s.reason;
+  shape.host_backend = true;  // both are device rules
+  const auto h = policy.schedule(shape);
+  EXPECT_EQ(h.reason.find("rule D"), std::string::npos) << h.reason;
+  EXPECT_EQ(h.reason.find("rule A"), std::string::npos) << h.reason;
 }
 
 TEST(Solve, PolicyOnAHostRunsLevelsOf64RowsPerThreadLayeredInOneLaunch) {

@@ -41,6 +41,18 @@
 //    just wrote, and each hand-off (a cache line moved, often a yield) costs
 //    more than the row (strata_solve_bench: the 350 x 350 sweep factor in
 //    dataflow on two workers is many times slower than layered or serial).
+//  D (device layered stretch -> one launch): on a device a layered stretch
+//    is one launch (device_layered_one_launch): teams take a level's slices
+//    by ticket and a slice starts once the level before counted all its
+//    slices done, as rule L on a host; instead of a launch per level (a
+//    Kokkos launch costs several us, more than a level's hand-off through a
+//    done counter).
+//  A (device lookahead): a device launch of a stretch (dataflow, or
+//    layered under rule D) runs at most device_lookahead_levels levels'
+//    worth of rows at once (the stretch's mean width times that many
+//    levels), not a whole resident league: rows further ahead cannot start
+//    before the levels below them end, and every waiting row polls memory
+//    that the rows on the critical path need.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -79,6 +91,23 @@ struct SolvePolicy {
   std::uint64_t min_dataflow_levels = 4;                  ///< rule S
   std::uint64_t serial_width_per_thread = 512;            ///< rule C: rows per level per thread
   std::uint64_t balance_rows_per_slice = 1024;            ///< rule B: rows per slice
+  bool device_layered_one_launch = false;                 ///< rule D
+  std::uint64_t device_lookahead_levels = 0;              ///< rule A (0: a resident league)
+  int device_dataflow_warps_per_team = 4;                 ///< device dataflow: rows per ticket
+
+  /// Rule A: teams of `rows_per_team` rows a device launch of `st` needs to
+  /// run device_lookahead_levels levels of mean width at once (0: as many as
+  /// the launch has tickets, capped by the caller).
+  std::uint64_t device_teams_in_flight(const SolveShape& shape, const SolveStretch& st,
+                                       std::uint64_t rows_per_team) const {
+    if (device_lookahead_levels == 0) return 0;
+    std::uint64_t rows = 0;
+    for (std::uint64_t l = st.first_level; l < st.end_level; ++l) rows += shape.level_widths[l];
+    const std::uint64_t levels = std::max<std::uint64_t>(1, st.end_level - st.first_level);
+    const std::uint64_t per = std::max<std::uint64_t>(1, rows_per_team);
+    const std::uint64_t in_flight = (rows + levels - 1) / levels * device_lookahead_levels;
+    return std::max<std::uint64_t>(1, (in_flight + per - 1) / per);
+  }
 
   /// Rule B: slices per worker of each level of a host layered stretch.
   std::uint64_t slices_per_worker(const SolveShape& shape, const SolveStretch& r) const {
@@ -146,6 +175,12 @@ struct SolvePolicy {
     if (shape.host_backend && layered)
       s.reason += "; rule L: a layered stretch is one launch, its levels handed over by done "
                   "counters";
+    if (!shape.host_backend && layered && device_layered_one_launch)
+      s.reason += "; rule D: a layered stretch is one launch, its levels handed over by done "
+                  "counters";
+    if (!shape.host_backend && device_lookahead_levels != 0)
+      s.reason += "; rule A: at most " + std::to_string(device_lookahead_levels) +
+                  " levels of rows in flight";
     for (const SolveStretch& r : s.stretches) {
       (r.mode == SolveMode::Layered ? s.layered_levels : s.dataflow_levels) +=
           r.end_level - r.first_level;

@@ -126,7 +126,8 @@ class TriangularSolve {
   std::uint64_t workspace_bytes() const {
     return order_.span() * sizeof(plan_ordinal) + layout_.span() * sizeof(plan_offset) +
            ready_.span() * sizeof(std::uint32_t) + counters_.span() * sizeof(std::uint64_t) +
-           device_level_offsets_.span() * sizeof(std::uint64_t);
+           device_level_offsets_.span() * sizeof(std::uint64_t) +
+           slice_offsets_.span() * sizeof(std::uint64_t);
   }
 
  private:
@@ -146,6 +147,15 @@ class TriangularSolve {
               Kokkos::View<plan_offset*, memory_space> diagonal_offset,
               std::vector<std::uint64_t> level_offsets,
               Kokkos::View<std::uint64_t*, memory_space> device_offsets);
+  /// Device kernels: vector lanes per row (a power of two up to a warp, as
+  /// many as the rows average entries) and rows per 128-thread team.
+  static int device_lanes(std::uint64_t rows, std::uint64_t nonzeros) {
+    const std::uint64_t mean_row = rows == 0 ? 1 : (nonzeros + rows - 1) / rows;
+    int lanes = 1;
+    while (lanes < 32 && std::uint64_t(lanes) < mean_row) lanes *= 2;
+    return lanes;
+  }
+  static constexpr int device_team_threads = 128;
   /// The level offsets on the device (the host layered kernel reads them).
   static Kokkos::View<std::uint64_t*, memory_space> device_copy(
       const ExecSpace& space, const std::vector<std::uint64_t>& level_offsets);
@@ -168,6 +178,10 @@ class TriangularSolve {
   Kokkos::View<std::uint64_t*, memory_space> counters_;
   std::vector<std::uint64_t> level_offsets_;                   ///< level -> first position
   Kokkos::View<std::uint64_t*, memory_space> device_level_offsets_;  ///< the same, on the device
+  /// Device backends: level -> its first slice (device_team_threads / lanes
+  /// rows), over all levels (rule D's tickets); empty on host backends.
+  Kokkos::View<std::uint64_t*, memory_space> slice_offsets_;
+  std::vector<std::uint64_t> slices_;  ///< the same, on the host
   SolveShape shape_;
   SolveSchedule schedule_;
   std::uint32_t epoch_ = 0;
@@ -385,6 +399,16 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
   auto layout =
       allocate_view<Kokkos::View<plan_offset* [3], memory_space>>(rows, "solve::layout");
   detail::fill_row_layout(space, order, rm, diagonal_offset, layout);
+  // Rule D's slices: ceil(width / rows per slice) per level, as offsets.
+  Kokkos::View<std::uint64_t*, memory_space> slice_offsets;
+  std::vector<std::uint64_t> slices;
+  if (!shape.host_backend) {
+    const std::uint64_t per = std::uint64_t(device_team_threads / device_lanes(rows, nonzeros));
+    slices.assign(levels + 1, 0);
+    for (std::uint64_t l = 0; l < levels; ++l)
+      slices[l + 1] = slices[l] + (shape.level_widths[l] + per - 1) / per;
+    slice_offsets = device_copy(space, slices);
+  }
   space.fence();
 
   // Nothing has thrown: the handle takes the new state.
@@ -400,6 +424,8 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
   counters_ = counters;
   level_offsets_ = std::move(level_offsets);
   device_level_offsets_ = device_offsets;
+  slice_offsets_ = slice_offsets;
+  slices_ = std::move(slices);
   shape_ = std::move(shape);
   schedule_ = std::move(schedule);
   epoch_ = 0;
@@ -476,13 +502,20 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
   // row's entries over as many vector lanes as its rows average (up to a
   // warp), the dataflow kernel over a whole warp (a waiting row holds one
   // warp, never part of one another row shares).
-  const std::uint64_t mean_row = rows_ == 0 ? 1 : (nonzeros_ + rows_ - 1) / rows_;
-  int lanes = 1;
-  while (lanes < 32 && std::uint64_t(lanes) < mean_row) lanes *= 2;
-  bool any_dataflow = false;
+  const int lanes = device_lanes(rows_, nonzeros_);
+  const bool one_launch = host || policy_.device_layered_one_launch;  // rules L and D
+  bool counted = false;  // a kernel of the schedule takes tickets
   for (const SolveStretch& st : schedule_.stretches)
-    any_dataflow = any_dataflow || st.mode == SolveMode::Dataflow;
-  if (any_dataflow || host) Kokkos::deep_copy(space, counters_, std::uint64_t(0));
+    counted = counted || st.mode == SolveMode::Dataflow || one_launch;
+  if (counted) Kokkos::deep_copy(space, counters_, std::uint64_t(0));
+  // Rule A: a device launch's league, capped by the teams its lookahead needs.
+  const auto device_league = [&](const SolveStretch& st, std::uint64_t tickets,
+                                 std::uint64_t rows_per_team) {
+    std::uint64_t league = tickets < 65535 ? tickets : 65535;
+    const std::uint64_t wanted = policy_.device_teams_in_flight(shape_, st, rows_per_team);
+    if (wanted != 0 && wanted < league) league = wanted;
+    return static_cast<int>(league < 1 ? 1 : league);
+  };
   const std::size_t done_base = level_offsets_.size();  // after a ticket per level
   std::size_t ticket = 0;
   for (const SolveStretch& st : schedule_.stretches) {
@@ -500,10 +533,23 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
             detail::LevelSyncRows<System>{system, device_level_offsets_, counters_, ticket,
                                           done_base, st.first_level, st.end_level, slices});
         ++ticket;
+      } else if (one_launch) {
+        // Rule D: the stretch in one launch, a team per slice of a level.
+        const int team = device_team_threads / lanes;
+        const std::uint64_t tickets = slices_[st.end_level] - slices_[st.first_level];
+        Kokkos::parallel_for(
+            "strata::solve::layered_one_launch",
+            Kokkos::TeamPolicy<ExecSpace>(space, device_league(st, tickets, std::uint64_t(team)),
+                                          team, lanes),
+            detail::LevelSyncTeamRows<System, ExecSpace>{system, device_level_offsets_,
+                                                         slice_offsets_, counters_, ticket,
+                                                         done_base, st.first_level,
+                                                         st.end_level});
+        ++ticket;
       } else {
         for (std::uint64_t l = st.first_level; l < st.end_level; ++l) {
           const std::size_t begin = level_offsets_[l], end = level_offsets_[l + 1];
-          const int team = 128 / lanes;
+          const int team = device_team_threads / lanes;
           const int league = static_cast<int>((end - begin + team - 1) / team);
           Kokkos::parallel_for("strata::solve::layered",
                                Kokkos::TeamPolicy<ExecSpace>(space, league, team, lanes),
@@ -544,10 +590,11 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         Kokkos::parallel_for("strata::solve::dataflow",
                              Kokkos::RangePolicy<ExecSpace>(space, 0, workers), rows);
       } else {
-        const int team = 4;  // warps per team: rows per ticket
+        const int team = policy_.device_dataflow_warps_per_team < 1
+                             ? 1
+                             : policy_.device_dataflow_warps_per_team;  // rows per ticket
         const std::uint64_t tickets = (last - first + team - 1) / team;
-        const std::uint64_t league_cap = 65535;
-        const int league = static_cast<int>(tickets < league_cap ? tickets : league_cap);
+        const int league = device_league(st, tickets, std::uint64_t(team));
         // A row per hardware warp (32 lanes on CUDA, a 64-wide wavefront on
         // HIP): two rows in one warp could wait on each other inside it, and
         // a wavefront without independent thread scheduling would not

@@ -181,6 +181,90 @@ struct LayeredTeamRows {
   }
 };
 
+/// Layered, device: levels [first_level, end_level) in one launch (rule D).
+/// Level l's slices are tickets slices(l) .. slices(l + 1) - 1 (slices is
+/// over all levels), each team_size rows, a row per team thread and its
+/// entries over the vector lanes. A team takes the stretch's slices by
+/// ticket; its first thread waits until done(level - 1) counts every slice
+/// of the level before, and a team barrier lets the other threads go.
+/// Forward progress needs no co-residency: a slice waits only on slices of
+/// lower tickets, taken by teams already running. The x of other rows is
+/// read with volatile loads: another multiprocessor wrote it during this
+/// launch, after this one may have cached its line.
+template <class System, class ExecSpace>
+struct LevelSyncTeamRows {
+  using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  System s;
+  Kokkos::View<const std::uint64_t*, typename System::memory_space> level_offsets;
+  Kokkos::View<const std::uint64_t*, typename System::memory_space> slices;
+  Kokkos::View<std::uint64_t*, typename System::memory_space> counters;
+  std::size_t ticket = 0;     ///< this stretch's ticket counter in `counters`
+  std::size_t done_base = 0;  ///< counters(done_base + l): slices of level l done
+  std::size_t first_level = 0, end_level = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    using Scalar = typename System::scalar_type;
+    const std::uint64_t first_slice = slices(first_level);
+    const std::uint64_t count = slices(end_level) - first_slice;
+    const std::size_t rows_per_slice = std::size_t(team.team_size());
+    for (;;) {
+      std::uint64_t t = 0;
+      Kokkos::single(
+          Kokkos::PerTeam(team),
+          [&](std::uint64_t& mine) {
+            mine = Kokkos::atomic_fetch_add(&counters(ticket), std::uint64_t(1));
+          },
+          t);
+      if (t >= count) return;  // the same t in every thread: the team leaves together
+      const std::uint64_t g = first_slice + t;
+      // The level holding slice g: slices(lo) <= g < slices(hi), halved each
+      // step (at most log2(levels) steps).
+      std::size_t lo = first_level, hi = end_level;
+      while (hi - lo > 1) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (slices(mid) <= g) lo = mid; else hi = mid;
+      }
+      const std::size_t level = lo;
+      if (level > first_level) {
+        Kokkos::single(Kokkos::PerTeam(team), [&] {
+          const std::uint64_t want = slices(level) - slices(level - 1);
+          const std::uint64_t* done = &counters(done_base + level - 1);
+          for (std::uint64_t spins = 0; volatile_load(done) != want; ++spins) spin_pause(spins);
+          acquire_fence();
+        });
+        team.team_barrier();
+      }
+      const std::size_t p = std::size_t(level_offsets(level)) +
+                            std::size_t(g - slices(level)) * rows_per_slice +
+                            std::size_t(team.team_rank());
+      if (p < std::size_t(level_offsets(level + 1))) {
+        const std::size_t r = s.order(p);
+        const auto begin = s.layout(p, 0), end = s.layout(p, 1);
+        for (std::size_t j = 0; j < s.rhs; ++j) {
+          Scalar sum = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, static_cast<std::size_t>(end - begin)),
+              [&](const std::size_t k, Scalar& acc) {
+                const std::size_t c = static_cast<std::size_t>(s.entries(begin + k));
+                if (c != r) acc += s.values(begin + k) * volatile_load(&at(s.x, c, j));
+              },
+              sum);
+          Kokkos::single(Kokkos::PerThread(team),
+                         [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(p); });
+        }
+        if (s.flags) Kokkos::single(Kokkos::PerThread(team), [&] { s.ready(r) = s.epoch; });
+      }
+      // Every row of the slice is written before its first thread counts it
+      // done (the release fence is cumulative over the barrier).
+      team.team_barrier();
+      Kokkos::single(Kokkos::PerTeam(team), [&] {
+        release_fence();
+        Kokkos::atomic_fetch_add(&counters(done_base + level), std::uint64_t(1));
+      });
+    }
+  }
+};
+
 /// Waits until row c's x is set in this solve (bounded: c sits at a lower
 /// position, so some running worker sets it; see the header comment).
 template <class System>
