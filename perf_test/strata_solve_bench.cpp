@@ -224,6 +224,10 @@ struct Method {
   double error = 0;
   bool ran = false;
   std::string note;  ///< the schedule (Strata) or why a method did not run
+  /// Device memory its handle holds beyond the matrix (Strata's
+  /// workspace_bytes(); Kokkos Kernels' level list, rows grouped by level and
+  /// level sizes; cuSPARSE's buffer); 0 where not known (the serial one).
+  std::uint64_t workspace_bytes = 0;
 };
 
 struct Record {
@@ -282,6 +286,7 @@ Method run_cusparse(int reps, const HostCsr& a, const Kokkos::View<int*, Mem>& r
   STRATA_CUSPARSE_CHECK(cusparseSpSV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vb, vx,
                                                 CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv, &bytes));
   Kokkos::View<char*, Mem> buffer("cusparse buffer", bytes == 0 ? 1 : bytes);
+  m.workspace_bytes = bytes;
   STRATA_CUSPARSE_CHECK(cusparseSpSV_analysis(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vb, vx,
                                               CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv, buffer.data()));
   cudaDeviceSynchronize();
@@ -347,6 +352,7 @@ Record run(const Options& opt, const std::string& label, const HostCsr& a) {
     Method m;
     m.name = std::string("strata-") + strata::solve::solve_mode_name(mode);
     m.note = schedule_note(ts);
+    m.workspace_bytes = ts.workspace_bytes();
     finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });
   }
   // --tune: the device launch knobs (SolvePolicy rules A and D, the dataflow
@@ -386,6 +392,13 @@ Record run(const Options& opt, const std::string& label, const HostCsr& a) {
     ExecSpace().fence();
     Method m;
     m.name = name;
+    {
+      auto* h = kh.get_sptrsv_handle();
+      m.workspace_bytes = h->get_level_list().span() * sizeof(typename decltype(h->get_level_list())::value_type) +
+                          h->get_nodes_per_level().span() * sizeof(typename decltype(h->get_nodes_per_level())::value_type) +
+                          h->get_nodes_grouped_by_level().span() *
+                              sizeof(typename decltype(h->get_nodes_grouped_by_level())::value_type);
+    }
     finish(m, [&] { kk_solve(kh, row_map, entries, values, b, x); ExecSpace().fence(); });
     kh.destroy_sptrsv_handle();
   }
@@ -418,6 +431,10 @@ void print(const Record& r) {
               << std::setprecision(3) << std::setw(9) << 1e3 * ms / std::max<std::uint64_t>(1, r.levels)
               << " us/level" << std::setprecision(2) << std::setw(8) << ratio(r.best_kk, m) << "x kk";
     if (r.cusparse > 0) std::cout << std::setw(8) << ratio(r.cusparse, m) << "x cusparse";
+    if (m.workspace_bytes != 0)
+      std::cout << std::setprecision(2) << std::setw(8)
+                << double(m.workspace_bytes) / double(std::max<std::int64_t>(1, r.rows))
+                << " B/row";
     if (!m.note.empty()) std::cout << "  " << m.note;
     std::cout << std::endl;
   }
@@ -447,6 +464,7 @@ void write_json(const Options& opt, const std::vector<Record>& records, const st
           << ", \"relative_error\": " << json_number(m.error) << ", \"time\": " << json_timing(m.time)
           << ", \"ratio_vs_best_kk\": " << json_number(ratio(r.best_kk, m))
           << ", \"ratio_vs_cusparse\": " << json_number(ratio(r.cusparse, m))
+          << ", \"workspace_bytes\": " << m.workspace_bytes
           << ", \"schedule\": " << json_string(m.note) << "}";
     }
     out << "]}" << (i + 1 < records.size() ? "," : "") << "\n";
