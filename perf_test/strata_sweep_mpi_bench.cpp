@@ -3,6 +3,7 @@
 //
 //   mpiexec -n P strata_sweep_mpi_bench [--nb NB] [--weak C] [--bs BS] [--repeats R]
 //                                       [--pingpong K] [--mode MODE] [--json FILE]
+//                                       [--readiness segment|wave]
 //
 //   strong scaling (default): NB^3 blocks in all; weak (--weak C): C x C block
 //   columns per rank, NB blocks along z. BS^3 cells per block, 8 octants.
@@ -70,6 +71,7 @@ auto slots(const View& v, std::size_t first, std::size_t end, std::size_t bytes)
 struct Args {
   int nb = 8, weak = 0, bs = 4, repeats = 5, pingpong = 2000;
   strata::ExecuteMode mode = strata::ExecuteMode::Automatic;
+  strata::distributed::Readiness readiness = strata::distributed::ExchangeOptions{}.readiness;
   std::string json;
 };
 
@@ -473,6 +475,8 @@ int main(int argc, char* argv[]) {
       else if (k == "--pingpong") a.pingpong = std::stoi(v);
       else if (k == "--mode") a.mode = strata::parse_execute_mode(v);
       else if (k == "--json") a.json = v;
+      else if (k == "--readiness" && (v == "segment" || v == "wave"))
+        a.readiness = v == "wave" ? strata::distributed::Readiness::Wave : strata::distributed::Readiness::Segment;
       else {
         if (comm.rank() == 0) std::fprintf(stderr, "strata_sweep_mpi_bench: unknown option %s\n", k.c_str());
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -494,6 +498,7 @@ int main(int argc, char* argv[]) {
     const std::size_t face = sizeof(double) * std::size_t(a.bs) * std::size_t(a.bs);
     strata::distributed::ExchangeOptions exchange;
     exchange.message_bytes = face;
+    exchange.readiness = a.readiness;
 
     // The sweep, three ways.
     const Problem p = make_problem(comm, grid);
@@ -560,6 +565,7 @@ int main(int argc, char* argv[]) {
       const auto graph = strata::distributed::local_graph(Space(), comm, plan, deps.data(), deps.size());
       strata::distributed::ExchangeOptions x;
       x.message_bytes = 8;
+      x.readiness = a.readiness;
       strata::distributed::Executor<Space, Ordinal> chain(Space(), comm, plan, graph, {}, x);
       const std::uint64_t lo = plan.first_wave;
       Kokkos::View<std::uint64_t*, kba::Memory> value("bench::chain", plan.shard.wave_count_of(comm.rank()));
@@ -590,7 +596,7 @@ int main(int argc, char* argv[]) {
       std::snprintf(line, sizeof line,
                     "{\"bench\":\"strata_sweep_mpi\",\"scaling\":\"%s\",\"ranks\":%d,\"px\":%d,\"py\":%d,"
                     "\"blocks\":[%d,%d,%d],\"bs\":%d,\"waves\":%llu,\"groups\":%zu,\"backend\":\"%s\","
-                    "\"concurrency\":%d,\"mode\":\"%s\",\"repeats\":%d,\"bitwise_equal\":%s,"
+                    "\"concurrency\":%d,\"mode\":\"%s\",\"readiness\":\"%s\",\"repeats\":%d,\"bitwise_equal\":%s,"
                     "\"cross_rank_dependencies\":%llu,\"messages\":%llu,\"segments\":%llu,"
                     "\"seconds\":{\"strata\":%.6g,\"bulk_sync\":%.6g,\"host_loop\":%.6g,\"one_rank\":%.6g},"
                     "\"efficiency\":{\"strata\":%.4f,\"bulk_sync\":%.4f,\"host_loop\":%.4f,\"kba_ideal\":%.4f,"
@@ -600,7 +606,8 @@ int main(int argc, char* argv[]) {
                     "\"mpi_us_per_hop\":%.4g}}",
                     a.weak ? "weak" : "strong", ranks, grid.px, grid.py, grid.nbx, grid.nby, grid.nbz,
                     grid.bs, (unsigned long long)grid.waves(), p.plan.group_count(), Space::name(),
-                    int(Space().concurrency()), strata::execute_mode_name(a.mode), a.repeats,
+                    int(Space().concurrency()), strata::execute_mode_name(a.mode),
+                    a.readiness == strata::distributed::Readiness::Wave ? "wave" : "segment", a.repeats,
                     ok ? "true" : "false", (unsigned long long)report.cross_rank_dependencies,
                     (unsigned long long)report.messages_sent, (unsigned long long)report.segments_run,
                     t_strata, t_bsp, t_loop, t_one, eff, eff_bsp, eff_loop, kba_ideal, eff / kba_ideal,

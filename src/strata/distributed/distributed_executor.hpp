@@ -53,6 +53,8 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <queue>
+#include <functional>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -78,6 +80,18 @@
 
 namespace strata::distributed {
 
+/// When a wave whose predecessors live on other ranks may start.
+enum class Readiness : std::uint32_t {
+  /// When every message its segment reads has arrived; each segment is one
+  /// run of the single-rank Executor (in RunOptions::mode).
+  Segment = 0,
+  /// When its own messages and local predecessors are in: the rank runs its
+  /// ready waves in batches (one launch each, at most the execution space's
+  /// concurrency waves, lowest level first) and sends a message as soon as
+  /// every wave it carries has completed.
+  Wave = 1,
+};
+
 /// The choices that shape the exchange (equal on every rank).
 struct ExchangeOptions {
   /// Bytes per cross-rank dependency (one message slot); 0: the messages only
@@ -88,6 +102,8 @@ struct ExchangeOptions {
   std::uint64_t output_levels_per_message = 1;
   /// The MPI reads and writes device memory: no host staging (not detected).
   bool gpu_aware_mpi = false;
+  /// Segment- or wave-granular start of waves with remote predecessors.
+  Readiness readiness = Readiness::Segment;
 };
 
 /// The hook of a run whose messages carry no data.
@@ -133,12 +149,80 @@ struct GlobalThreadWave {
   KOKKOS_FUNCTION TaskState operator()(const Ordinal w) const { return f(global(first + w)); }
 };
 
+/// One batch of ready waves (Readiness::Wave): each runs until it completes,
+/// faults or passes its requeue limit (a Yielded or Requeued wave runs again
+/// on its team, as in the single-rank layered mode). outcome(2i) is the last
+/// state of batch entry i, outcome(2i + 1) the re-executions it took.
+template <class F, class Ordinal, class Memory>
+struct BatchWaves {
+  F f;
+  Kokkos::View<const Ordinal*, Memory> batch;   ///< positions
+  Kokkos::View<const Ordinal*, Memory> global;  ///< position -> global wave
+  Kokkos::View<std::uint32_t*, Memory> tries;   ///< per position: re-executions since reset
+  Kokkos::View<std::uint32_t*, Memory> outcome;
+  std::uint32_t max_requeues = 0;
+
+  static KOKKOS_FUNCTION bool again(TaskState s) {
+    return s == TaskState::Yielded || s == TaskState::Requeued;
+  }
+  template <class Team>
+  KOKKOS_FUNCTION void operator()(const Team& team) const {
+    const std::size_t i = std::size_t(team.league_rank());
+    const Ordinal p = batch(i);
+    const std::uint32_t before = tries(p);
+    std::uint32_t t = before;
+    TaskState s = f(team, global(p));
+    while (again(s) && ++t <= max_requeues) s = f(team, global(p));
+    team.team_barrier();  // every thread has read tries(p)
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      tries(p) = t;
+      outcome(2 * i) = std::uint32_t(s);
+      outcome(2 * i + 1) = t - before;
+    });
+  }
+  KOKKOS_FUNCTION void operator()(const std::size_t i) const {
+    const Ordinal p = batch(i);
+    const std::uint32_t before = tries(p);
+    std::uint32_t t = before;
+    TaskState s = f(global(p));
+    while (again(s) && ++t <= max_requeues) s = f(global(p));
+    tries(p) = t;
+    outcome(2 * i) = std::uint32_t(s);
+    outcome(2 * i + 1) = t - before;
+  }
+};
+
+/// hook.pack of the send slots in a range (slot i at i * bytes).
+template <class Hook, class Ordinal, class Memory>
+struct PackSlots {
+  Hook hook;
+  Kokkos::View<const Ordinal*, Memory> before, after;
+  Kokkos::View<char*, Memory> buffer;
+  std::uint64_t bytes = 0;
+  KOKKOS_FUNCTION void operator()(const std::size_t i) const {
+    hook.pack(before(i), after(i), buffer.data() + i * bytes);
+  }
+};
+
+/// hook.unpack of the receive slots in a range (slot i at i * bytes).
+template <class Hook, class Ordinal, class Memory>
+struct UnpackSlots {
+  Hook hook;
+  Kokkos::View<const Ordinal*, Memory> before, after;
+  Kokkos::View<const char*, Memory> buffer;
+  std::uint64_t bytes = 0;
+  KOKKOS_FUNCTION void operator()(const std::size_t i) const {
+    hook.unpack(before(i), after(i), buffer.data() + i * bytes);
+  }
+};
+
 /// The fields of a run's collective options, for the agreement check.
 inline std::vector<std::pair<const char*, std::uint64_t>> collective_fields(
     const ExchangeOptions& x, const LaunchConfig& c, const RunOptions& o) {
   return {{"ExchangeOptions::message_bytes", x.message_bytes},
           {"ExchangeOptions::output_levels_per_message", x.output_levels_per_message},
           {"ExchangeOptions::gpu_aware_mpi", x.gpu_aware_mpi ? 1u : 0u},
+          {"ExchangeOptions::readiness", std::uint64_t(x.readiness)},
           {"LaunchConfig::max_wall_time", std::uint64_t(c.max_wall_time.count())},
           {"RunOptions::mode", std::uint64_t(o.mode)},
           {"RunOptions::max_requeues_per_wave", o.max_requeues_per_wave},
@@ -202,7 +286,14 @@ class Executor {
         comm, plan.shard.wave_begin, level.data(), n != 0 ? row_map.data() : no_rows,
         entries.data(), exchange_.output_levels_per_message);
     cross_rank_dependencies_ = comm.sum(std::uint64_t(layout_.out_before.size()));
-    collective_phase(comm, [&] { build_segments(row_map, entries); });
+    // A rank without cross-rank dependencies has nothing to wait for: it runs
+    // as segments (one single-rank Executor run) in either readiness.
+    wave_mode_ = exchange_.readiness == Readiness::Wave &&
+                 (!layout_.out_before.empty() || layout_.incoming_slots != 0);
+    collective_phase(comm, [&] {
+      build_segments(row_map, entries);
+      if (wave_mode_) build_wave_schedule(row_map, entries);
+    });
     // Collective: a rank whose engine cannot be built (a message beyond
     // MPI's int counts, a failed MPI_Comm_dup) fails every rank, not just
     // itself while the others wait in run().
@@ -232,13 +323,25 @@ class Executor {
     missing_.resize(layout_.segments.size());
     for (std::size_t s = 0; s < missing_.size(); ++s) missing_[s] = layout_.segments[s].messages_needed;
     for (auto& e : executors_) e->reset();
+    if (wave_mode_) {
+      pending_ = inputs_;
+      ready_ = {};
+      for (std::uint64_t p = 0; p < pending_.size(); ++p)
+        if (pending_[p] == 0) ready_.push(p);
+      for (std::size_t k = 0; k < outgoing_.size(); ++k) unfilled_[k] = outgoing_[k].waves;
+      std::fill(next_send_.begin(), next_send_.end(), 0);
+      Kokkos::deep_copy(tries_, 0u);
+    }
   }
 
   /// Whether every wave of this rank has completed.
-  bool rank_complete() const { return next_segment_ == layout_.segments.size(); }
+  bool rank_complete() const {
+    return wave_mode_ ? completed_ == layout_.order.size() : next_segment_ == layout_.segments.size();
+  }
   /// Waves of this rank completed since the last reset.
   std::uint64_t waves_completed() const { return local_completed(); }
-  /// Single-rank executor runs a whole run takes on this rank.
+  /// Single-rank executor runs a whole run takes on this rank (its static
+  /// segments; under Readiness::Wave the batches are counted as they run).
   std::size_t segment_count() const { return layout_.segments.size(); }
   std::uint64_t cross_rank_dependencies() const { return cross_rank_dependencies_; }
 
@@ -261,7 +364,10 @@ class Executor {
     // A segment's run drains at max_wall_time too (measured from its own
     // start), so one long segment (a rank's whole graph on one rank) stops in time.
     const LaunchConfig segment_config = config_;
-    for (const auto& s : layout_.segments) {
+    // Readiness::Wave runs batches, not segments: no single-rank executors.
+    const std::size_t segment_runs = wave_mode_ ? 0 : layout_.segments.size();
+    for (std::size_t si = 0; si < segment_runs; ++si) {
+      const auto& s = layout_.segments[si];
       const std::uint64_t count = s.position_end - s.position_begin;
       BarrierPlan<ExecSpace, Ordinal> plan;
       plan.group_offsets = allocate_view<OrdinalView>(s.level_count + 1, "distributed::segment_groups");
@@ -307,6 +413,7 @@ class Executor {
                                        targets.data(), targets.size()));
       executors_.push_back(std::make_unique<SegmentExecutor>(space_, plan, g, segment_config));
     }
+
     // The message slots on the device, and their host staging.
     const std::uint64_t bytes = exchange_.message_bytes;
     const auto to_device = [&](const std::vector<std::uint64_t>& v, const char* label) {
@@ -332,8 +439,142 @@ class Executor {
     }
   }
 
+  /// Readiness::Wave: the rank's graph by position, the receive slots'
+  /// readers and the outgoing messages' senders (host), and the batch views.
+  template <class RowMap, class Entries>
+  void build_wave_schedule(const RowMap& row_map, const Entries& entries) {
+    const std::uint64_t n = layout_.order.size(), lo = first_wave_;
+    std::vector<std::uint64_t> position(n);
+    for (std::uint64_t p = 0; p < n; ++p) position[layout_.order[p]] = p;
+    inputs_.assign(n, 0);
+    succ_row_.assign(n + 1, 0);
+    succ_.clear();
+    for (std::uint64_t p = 0; p < n; ++p) {
+      const std::uint64_t u = layout_.order[p];
+      for (Offset e = row_map(u); e < row_map(u + 1); ++e) {
+        const std::uint64_t t = std::uint64_t(entries(e)) - lo;
+        if (t >= n) continue;
+        succ_.push_back(position[t]);
+        ++inputs_[position[t]];
+      }
+      succ_row_[p + 1] = succ_.size();
+    }
+    // Receive slots, in receive-buffer order: who reads each.
+    reader_.assign(layout_.incoming_slots, 0);
+    std::vector<std::uint64_t> before(layout_.incoming_slots), after(layout_.incoming_slots);
+    for (std::size_t j = 0; j < layout_.in_slot.size(); ++j) {
+      const std::uint64_t slot = layout_.in_slot[j];
+      before[slot] = layout_.in_before[j];
+      after[slot] = layout_.in_after[j];
+      reader_[slot] = position[layout_.in_after[j] - lo];
+      ++inputs_[reader_[slot]];
+    }
+    const auto to_device = [&](const std::vector<std::uint64_t>& v, const char* label) {
+      OrdinalView d = allocate_view<OrdinalView>(v.size(), label);
+      auto h = Kokkos::create_mirror_view(d);
+      for (std::size_t i = 0; i < v.size(); ++i) h(i) = Ordinal(v[i]);
+      Kokkos::deep_copy(d, h);
+      return d;
+    };
+    recv_before_ = to_device(before, "distributed::recv_before");
+    recv_after_ = to_device(after, "distributed::recv_after");
+    // Outgoing messages: per destination in the layout's order (the receiver
+    // matches them in that order), each sent once all its waves completed.
+    outgoing_.clear();
+    feeds_.assign(n, {});
+    send_order_.assign(std::size_t(comm_.size()), {});
+    for (const auto& seg : layout_.segments)
+      for (const auto& to : seg.sends) {
+        const std::size_t k = outgoing_.size();
+        Outgoing m{to.destination, to.slot_begin, to.slot_end, 0};
+        for (std::uint64_t i = to.slot_begin; i < to.slot_end; ++i)
+          if (i == to.slot_begin || layout_.out_before[i] != layout_.out_before[i - 1]) {
+            ++m.waves;  // slots are sorted by `before` within a message
+            feeds_[position[layout_.out_before[i] - lo]].push_back(k);
+          }
+        outgoing_.push_back(m);
+        send_order_[std::size_t(to.destination)].push_back(k);
+      }
+    unfilled_.assign(outgoing_.size(), 0);
+    next_send_.assign(std::size_t(comm_.size()), 0);
+    batch_ = allocate_view<OrdinalView>(std::max<std::uint64_t>(n, 1), "distributed::batch");
+    batch_host_ = host_mirror(batch_, "distributed::batch (host)");
+    outcome_ = allocate_view<U32View>(2 * std::max<std::uint64_t>(n, 1), "distributed::batch_outcome");
+    outcome_host_ = host_mirror(outcome_, "distributed::batch_outcome (host)");
+    tries_ = allocate_view<U32View>(std::max<std::uint64_t>(n, 1), "distributed::requeues");
+  }
+
+  /// Readiness::Wave: runs ready batches until the rank completes, a stop
+  /// notice arrives, the wall time passes or a wave does not complete.
+  template <class Functor, class Hook, class Arrival>
+  void run_waves(const Functor& f, const Hook& hook, const RunOptions& options,
+                 std::chrono::steady_clock::time_point deadline, const Arrival& on_arrival,
+                 std::uint64_t& batches_run, std::uint64_t& requeues,
+                 std::optional<OrderedError>& local_error);
+
+  /// Readiness::Wave: a wave completed; its successors and messages count it.
+  void wave_completed(std::uint64_t p) {
+    ++completed_;
+    for (std::uint64_t e = succ_row_[p]; e < succ_row_[p + 1]; ++e)
+      if (--pending_[succ_[e]] == 0) ready_.push(succ_[e]);
+    for (std::uint64_t k : feeds_[p]) --unfilled_[k];
+  }
+
+  /// Readiness::Wave: packs and sends every message whose waves completed and
+  /// whose predecessors to the same destination have been sent.
+  template <class Hook>
+  void send_filled(const Hook& hook) {
+    const std::uint64_t bytes = exchange_.message_bytes;
+    sendable_.clear();
+    for (std::size_t d = 0; d < send_order_.size(); ++d) {
+      const auto& order = send_order_[d];
+      while (next_send_[d] < order.size() && unfilled_[order[next_send_[d]]] == 0)
+        sendable_.push_back(order[next_send_[d]++]);
+    }
+    if (sendable_.empty()) return;
+    if (bytes != 0) {
+      std::sort(sendable_.begin(), sendable_.end());  // adjacent messages: one launch
+      for (std::size_t i = 0; i < sendable_.size();) {
+        std::size_t j = i + 1;
+        while (j < sendable_.size() && outgoing_[sendable_[j]].slot_begin == outgoing_[sendable_[j - 1]].slot_end) ++j;
+        const std::uint64_t b = outgoing_[sendable_[i]].slot_begin, e = outgoing_[sendable_[j - 1]].slot_end;
+        Kokkos::parallel_for("strata::distributed::pack", Kokkos::RangePolicy<ExecSpace>(space_, b, e),
+                             detail::PackSlots<Hook, Ordinal, memory_space>{hook, out_before_, out_after_, send_, bytes});
+        if (staged() && !exchange_.gpu_aware_mpi) {
+          const Kokkos::pair<std::size_t, std::size_t> range(b * bytes, e * bytes);
+          Kokkos::deep_copy(space_, Kokkos::subview(send_host_, range), Kokkos::subview(send_, range));
+        }
+        i = j;
+      }
+      space_.fence();
+    }
+    for (std::size_t k : sendable_) {
+      const Outgoing& m = outgoing_[k];
+      engine_->send(m.destination, send_host_.data() + m.slot_begin * bytes, m.slot_end - m.slot_begin);
+    }
+  }
+
+  /// Readiness::Wave: a message arrived: unpacked at once, its readers count it.
+  template <class Hook>
+  void wave_arrived(std::size_t m, const Hook& hook) {
+    const auto& in = layout_.incoming[m];
+    const std::uint64_t bytes = exchange_.message_bytes;
+    if (bytes != 0 && in.slot_end > in.slot_begin) {
+      if (staged() && !exchange_.gpu_aware_mpi) {
+        const Kokkos::pair<std::size_t, std::size_t> range(in.slot_begin * bytes, in.slot_end * bytes);
+        Kokkos::deep_copy(space_, Kokkos::subview(recv_, range), Kokkos::subview(recv_host_, range));
+      }
+      Kokkos::parallel_for("strata::distributed::unpack",
+                           Kokkos::RangePolicy<ExecSpace>(space_, in.slot_begin, in.slot_end),
+                           detail::UnpackSlots<Hook, Ordinal, memory_space>{hook, recv_before_, recv_after_, recv_, bytes});
+    }
+    for (std::uint64_t slot = in.slot_begin; slot < in.slot_end; ++slot)
+      if (--pending_[reader_[slot]] == 0) ready_.push(reader_[slot]);
+  }
+
   /// Waves of the finished segments, and of the one a drain interrupted.
   std::uint64_t local_completed() const {
+    if (wave_mode_) return completed_;
     return completed_ +
            (next_segment_ < executors_.size() ? executors_[next_segment_]->waves_completed() : 0);
   }
@@ -369,6 +610,28 @@ class Executor {
   std::size_t unpacked_ = ~std::size_t(0);  ///< the segment whose messages are unpacked
   std::uint64_t completed_ = 0;
   std::optional<PlanError> error_;
+  // Readiness::Wave (build_wave_schedule)
+  using U32View = Kokkos::View<std::uint32_t*, memory_space>;
+  struct Outgoing {
+    int destination = 0;
+    std::uint64_t slot_begin = 0, slot_end = 0;  ///< into the send buffer
+    std::uint64_t waves = 0;                     ///< distinct waves whose slots it carries
+  };
+  bool wave_mode_ = false;
+  std::vector<std::uint64_t> inputs_;             ///< per position: local predecessors + receive slots
+  std::vector<std::uint64_t> pending_;            ///< per position: inputs not in yet
+  std::vector<std::uint64_t> succ_row_, succ_;    ///< per position: local successors
+  std::vector<std::vector<std::size_t>> feeds_;   ///< per position: outgoing messages it fills
+  std::vector<std::uint64_t> reader_;             ///< per receive slot: the position reading it
+  std::vector<Outgoing> outgoing_;
+  std::vector<std::uint64_t> unfilled_;           ///< per outgoing message: its waves not completed
+  std::vector<std::vector<std::size_t>> send_order_;  ///< per destination: its messages in order
+  std::vector<std::size_t> next_send_, sendable_;
+  std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<std::uint64_t>> ready_;
+  OrdinalView batch_, recv_before_, recv_after_;
+  typename OrdinalView::HostMirror batch_host_;
+  U32View outcome_, tries_;
+  typename U32View::HostMirror outcome_host_;
 };
 
 template <class ExecSpace, class Ordinal, class Offset>
@@ -396,8 +659,13 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   const std::uint64_t completed_before = local_completed();
   std::uint64_t segments_run = 0, requeues = 0;
   std::optional<OrderedError> local_error;
-  const auto on_arrival = [&](std::size_t m) { arrived(m); };
-  {
+  const auto on_arrival = [&](std::size_t m) {
+    if (wave_mode_) wave_arrived(m, hook);
+    else arrived(m);
+  };
+  if (wave_mode_) {
+    run_waves(f, hook, options, deadline, on_arrival, segments_run, requeues, local_error);
+  } else {
     detail::WatchedWait wait("MPI_Testsome (distributed executor)", comm_.rank());
     detail::Backoff backoff;
     while (next_segment_ < layout_.segments.size()) {
@@ -522,6 +790,96 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   report.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
+}
+
+template <class ExecSpace, class Ordinal, class Offset>
+template <class Functor, class Hook, class Arrival>
+void Executor<ExecSpace, Ordinal, Offset>::run_waves(
+    const Functor& f, const Hook& hook, const RunOptions& options,
+    std::chrono::steady_clock::time_point deadline, const Arrival& on_arrival,
+    std::uint64_t& batches_run, std::uint64_t& requeues, std::optional<OrderedError>& local_error) {
+  constexpr bool team_level =
+      std::is_invocable_r_v<TaskState, const Functor&, const team_member&, Ordinal>;
+  const std::uint64_t n = layout_.order.size();
+  // A batch is at most as wide as the space runs at once: a wider one would
+  // hold back the messages of its first waves until its last has run.
+  const std::uint64_t cap = std::max<std::uint64_t>(1, std::uint64_t(space_.concurrency()));
+  const detail::BatchWaves<Functor, Ordinal, memory_space> kernel{
+      f, batch_, global_, tries_, outcome_, options.max_requeues_per_wave};
+  detail::WatchedWait wait("MPI_Testsome (distributed executor)", comm_.rank());
+  detail::Backoff backoff;
+  send_filled(hook);  // messages held back by a drain
+  while (completed_ < n) {
+    if (engine_->progress(on_arrival)) {
+      wait.progressed();
+      backoff.busy();
+    }
+    // As with segments: the first batch of a run goes before the wall time
+    // and stop checks (the globally lowest unfinished wave is ready then).
+    const bool ready = !ready_.empty();
+    if (!(ready && batches_run == 0)) {
+      if (engine_->stop_noticed()) break;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        engine_->notify_stop();
+        break;
+      }
+    }
+    if (!ready) {
+      backoff.idle();
+      continue;
+    }
+    std::size_t count = 0;
+    while (!ready_.empty() && count < cap) {
+      batch_host_(count++) = Ordinal(ready_.top());
+      ready_.pop();
+    }
+    wait.pause();  // the batch's own run time is no MPI wait
+    try {
+      const Kokkos::pair<std::size_t, std::size_t> entries(0, count), outcomes(0, 2 * count);
+      Kokkos::deep_copy(space_, Kokkos::subview(batch_, entries), Kokkos::subview(batch_host_, entries));
+      if constexpr (team_level) {
+        const auto policy = options.team_size > 0
+                                ? Kokkos::TeamPolicy<ExecSpace>(space_, int(count), options.team_size)
+                                : Kokkos::TeamPolicy<ExecSpace>(space_, int(count), Kokkos::AUTO);
+        Kokkos::parallel_for(options.label + "::distributed_batch", policy, kernel);
+      } else {
+        Kokkos::parallel_for(options.label + "::distributed_batch",
+                             Kokkos::RangePolicy<ExecSpace>(space_, 0, count), kernel);
+      }
+      Kokkos::deep_copy(space_, Kokkos::subview(outcome_host_, outcomes), Kokkos::subview(outcome_, outcomes));
+      space_.fence();
+    } catch (const std::bad_alloc&) {
+      local_error = OrderedError{
+          0, PlanError::storage_reserve_failed("distributed executor batch", 0,
+                                               "a batch's run could not allocate")};
+      engine_->notify_stop();
+      break;
+    }
+    ++batches_run;
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::uint64_t p = std::uint64_t(batch_host_(i));
+      const auto state = TaskState(outcome_host_(2 * i));
+      requeues += outcome_host_(2 * i + 1);
+      if (state == TaskState::Completed) {
+        wave_completed(p);
+        continue;
+      }
+      // A wave that did not complete: the lowest global wave of the batch names the error.
+      const std::uint64_t key = first_wave_ + layout_.order[p];
+      if (local_error && local_error->key <= key) continue;
+      local_error = OrderedError{
+          key, state == TaskState::Yielded || state == TaskState::Requeued
+                   ? PlanError::requeue_limit(key, options.max_requeues_per_wave)
+                   : PlanError::wave_faulted(key)};
+    }
+    if (local_error) {
+      engine_->notify_stop();
+      break;
+    }
+    send_filled(hook);
+    wait.progressed();
+    backoff.busy();
+  }
 }
 
 }  // namespace strata::distributed
