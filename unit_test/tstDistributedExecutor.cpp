@@ -3,11 +3,15 @@
 // the values of its predecessors (in the global in-edge order); a remote
 // predecessor's value arrives through the message hook. Every rank checks its
 // waves bitwise against a plain host reference (a topological loop over the
-// whole graph) in every mode; then a fault, the wall-time drain and resume,
-// options that differ between ranks, and a team-level functor.
+// whole graph) in every mode and both readinesses; then a fault, the
+// wall-time drain and resume, options that differ between ranks, a team-level
+// functor, and that a wave under Readiness::Wave does not wait for a message
+// only another wave of its level reads.
 #include <cstdint>
+#include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -30,6 +34,9 @@ using Memory = Space::memory_space;
 using Ordinal = std::uint32_t;
 using U64View = Kokkos::View<std::uint64_t*, Memory>;
 using OrdView = Kokkos::View<Ordinal*, Memory>;
+using distributed::Readiness;
+constexpr Readiness readinesses[] = {Readiness::Segment, Readiness::Wave};
+const char* readiness_name(Readiness r) { return r == Readiness::Wave ? "wave" : "segment"; }
 
 KOKKOS_INLINE_FUNCTION std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
@@ -180,10 +187,12 @@ std::vector<generate::GeneratedGraph> graphs() {
 
 TEST(DistributedExecutor, BitwiseEqualToTheHostReferenceInEveryMode) {
   const Comm comm;
-  for (const auto& g : graphs()) {
+  for (const auto& g : graphs())
+  for (const Readiness readiness : readinesses) {
     Case c = make_case(comm, g);
     distributed::ExchangeOptions x;
     x.message_bytes = 8;
+    x.readiness = readiness;
     distributed::Executor<Space, Ordinal> executor(Space(), comm, c.plan, c.graph, {}, x);
     for (ExecuteMode mode : {ExecuteMode::Automatic, ExecuteMode::Layered,
                              ExecuteMode::Persistent, ExecuteMode::Dataflow}) {
@@ -197,23 +206,27 @@ TEST(DistributedExecutor, BitwiseEqualToTheHostReferenceInEveryMode) {
       EXPECT_EQ(report.waves_run, c.waves) << g.description;
       EXPECT_EQ(report.bytes_sent, 8 * report.cross_rank_dependencies) << g.description;
       if (comm.size() == 1) EXPECT_EQ(report.messages_sent, 0u);
-      EXPECT_TRUE(own_values_match(comm, c)) << g.description << " in " << execute_mode_name(mode);
+      EXPECT_TRUE(own_values_match(comm, c))
+          << g.description << " in " << execute_mode_name(mode) << ", " << readiness_name(readiness);
     }
   }
 }
 
 TEST(DistributedExecutor, TeamLevelWavesAndAggregatedMessages) {
   const Comm comm;
-  for (std::uint64_t per_message : {1u, 3u}) {
+  for (std::uint64_t per_message : {1u, 3u})
+  for (const Readiness readiness : readinesses) {
     Case c = make_case(comm, generate::sweep3d(6, 5, 4));
     distributed::ExchangeOptions x;
     x.message_bytes = 8;
     x.output_levels_per_message = per_message;
+    x.readiness = readiness;
     distributed::Executor<Space, Ordinal> executor(Space(), comm, c.plan, c.graph, {}, x);
     const auto report =
         executor.run(TeamHashWave{HashWave{c.value, c.row, c.pred}}, ValueMessages{c.value});
     EXPECT_TRUE(report.complete);
-    EXPECT_TRUE(own_values_match(comm, c)) << per_message << " output levels per message";
+    EXPECT_TRUE(own_values_match(comm, c))
+        << per_message << " output levels per message, " << readiness_name(readiness);
   }
 }
 
@@ -246,10 +259,12 @@ TEST(DistributedExecutor, FixedPartitionFollowsTheCaller) {
 
 TEST(DistributedExecutor, AFaultStopsEveryRankWithTheGlobalWave) {
   const Comm comm;
+  for (const Readiness readiness : readinesses) {
   Case c = make_case(comm, generate::sweep2d(10, 10));
   const std::uint64_t faulted = 57;  // (7, 5): mid-sweep, on some rank
   distributed::ExchangeOptions x;
   x.message_bytes = 8;
+  x.readiness = readiness;
   distributed::Executor<Space, Ordinal> executor(Space(), comm, c.plan, c.graph, {}, x);
   HashWave wave{c.value, c.row, c.pred, faulted};
   for (int attempt = 0; attempt < 2; ++attempt) {  // the second run throws the same error
@@ -267,16 +282,19 @@ TEST(DistributedExecutor, AFaultStopsEveryRankWithTheGlobalWave) {
   Kokkos::deep_copy(c.value, std::uint64_t(0));
   wave.fault = ~std::uint64_t(0);
   EXPECT_TRUE(executor.run(wave, ValueMessages{c.value}).complete);
-  EXPECT_TRUE(own_values_match(comm, c));
+  EXPECT_TRUE(own_values_match(comm, c)) << readiness_name(readiness);
+  }
 }
 
 TEST(DistributedExecutor, WallTimeDrainsEveryRankAndRunResumes) {
   const Comm comm;
+  for (const Readiness readiness : readinesses) {
   Case c = make_case(comm, generate::sweep2d(12, 9));
   LaunchConfig config;
-  config.max_wall_time = std::chrono::nanoseconds(1);  // every run stops after its first segment
+  config.max_wall_time = std::chrono::nanoseconds(1);  // every run stops after its first segment or batch
   distributed::ExchangeOptions x;
   x.message_bytes = 8;
+  x.readiness = readiness;
   distributed::Executor<Space, Ordinal> executor(Space(), comm, c.plan, c.graph, config, x);
   int runs = 0;
   std::uint64_t waves = 0;
@@ -296,7 +314,59 @@ TEST(DistributedExecutor, WallTimeDrainsEveryRankAndRunResumes) {
   const auto again = executor.run(HashWave{c.value, c.row, c.pred}, ValueMessages{c.value});
   EXPECT_TRUE(again.complete);
   EXPECT_EQ(again.waves_run, 0u);
+  }
 }
+
+// A wave whose own input is in must not wait for a message that only another
+// wave of its level reads. Rank 0: A (0) -> C (1), C sleeping; rank 1: P (2)
+// -> Q (3) -> X (4), A -> X, C -> Y (5). X and Y share level 2, so under
+// Readiness::Segment X waits for C's message; under Readiness::Wave it runs
+// while C sleeps. X records the value of C that its rank holds when it runs.
+// Host backends only (the wave sleeps).
+#if defined(STRATA_TEST_BACKEND_SERIAL) || defined(STRATA_TEST_BACKEND_OPENMP) || \
+    defined(STRATA_TEST_BACKEND_THREADS)
+struct LateInputWave {
+  HashWave wave;
+  U64View seen;
+  TaskState operator()(const Ordinal w) const {
+    if (w == 1) std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    if (w == 4) seen(0) = wave.value(1);
+    return wave(w);
+  }
+};
+
+TEST(DistributedExecutor, AWaveDoesNotWaitForAnotherWavesMessage) {
+  const Comm comm;
+  if (comm.size() == 1) GTEST_SKIP() << "needs two ranks";
+  {
+    generate::GeneratedGraph g;
+    g.wave_count = 6;
+    g.dependencies = {{0, 1}, {0, 4}, {1, 5}, {2, 3}, {3, 4}};
+    g.description = "late input";
+    distributed::DistributedOptions options;
+    options.wave_begin.assign(std::size_t(comm.size()) + 1, 6);
+    options.wave_begin[0] = 0;
+    options.wave_begin[1] = 2;
+    for (const Readiness readiness : readinesses) {
+      Case c = make_case(comm, g, options);
+      distributed::ExchangeOptions x;
+      x.message_bytes = 8;
+      x.readiness = readiness;
+      distributed::Executor<Space, Ordinal> executor(Space(), comm, c.plan, c.graph, {}, x);
+      const U64View seen("seen", 1);
+      const auto report =
+          executor.run(LateInputWave{HashWave{c.value, c.row, c.pred}, seen}, ValueMessages{c.value});
+      EXPECT_TRUE(report.complete);
+      EXPECT_TRUE(own_values_match(comm, c)) << readiness_name(readiness);
+      if (comm.rank() == 1) {
+        const auto s = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), seen);
+        // Segment: C's message was in before X started; Wave: X ran before C did.
+        EXPECT_EQ(s(0), readiness == Readiness::Wave ? 0 : c.reference[1]) << readiness_name(readiness);
+      }
+    }
+  }
+}
+#endif
 
 TEST(DistributedExecutor, OptionsThatDifferBetweenRanksAreInvalidArgument) {
   const Comm comm;
