@@ -214,7 +214,7 @@ TEST(DistributedExecutor, BitwiseEqualToTheHostReferenceInEveryMode) {
 
 TEST(DistributedExecutor, TeamLevelWavesAndAggregatedMessages) {
   const Comm comm;
-  for (std::uint64_t per_message : {1u, 3u})
+  for (std::uint64_t per_message : {0u, 1u, 3u})
   for (const Readiness readiness : readinesses) {
     Case c = make_case(comm, generate::sweep3d(6, 5, 4));
     distributed::ExchangeOptions x;

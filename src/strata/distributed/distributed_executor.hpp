@@ -52,6 +52,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <numeric>
 #include <optional>
 #include <queue>
 #include <functional>
@@ -98,7 +99,9 @@ struct ExchangeOptions {
   /// order the waves (the hook's pack and unpack are not called).
   std::uint64_t message_bytes = 0;
   /// A segment sends after this many of its levels with remote successors
-  /// (the aggregation knob: larger sends fewer, larger messages later).
+  /// (the aggregation knob: larger sends fewer, larger messages later); 0:
+  /// like 1, and one message per sending wave and destination (with
+  /// Readiness::Wave each leaves as soon as its wave completes).
   std::uint64_t output_levels_per_message = 1;
   /// The MPI reads and writes device memory: no host staging (not detected).
   bool gpu_aware_mpi = false;
@@ -327,7 +330,7 @@ class Executor {
       pending_ = inputs_;
       ready_ = {};
       for (std::uint64_t p = 0; p < pending_.size(); ++p)
-        if (pending_[p] == 0) ready_.push(p);
+        if (pending_[p] == 0) ready_.push(priority_[p]);
       for (std::size_t k = 0; k < outgoing_.size(); ++k) unfilled_[k] = outgoing_[k].waves;
       std::fill(next_send_.begin(), next_send_.end(), 0);
       Kokkos::deep_copy(tries_, 0u);
@@ -497,6 +500,17 @@ class Executor {
       }
     unfilled_.assign(outgoing_.size(), 0);
     next_send_.assign(std::size_t(comm_.size()), 0);
+    // Ready waves run lowest level first and, within a level, those with
+    // remote successors first: their messages are what other ranks wait for.
+    by_priority_.resize(n);
+    std::iota(by_priority_.begin(), by_priority_.end(), std::uint64_t(0));
+    std::stable_sort(by_priority_.begin(), by_priority_.end(), [&](std::uint64_t a, std::uint64_t b) {
+      if (layout_.level_of_position[a] != layout_.level_of_position[b])
+        return layout_.level_of_position[a] < layout_.level_of_position[b];
+      return !feeds_[a].empty() && feeds_[b].empty();
+    });
+    priority_.resize(n);
+    for (std::uint64_t q = 0; q < n; ++q) priority_[by_priority_[q]] = q;
     batch_ = allocate_view<OrdinalView>(std::max<std::uint64_t>(n, 1), "distributed::batch");
     batch_host_ = host_mirror(batch_, "distributed::batch (host)");
     outcome_ = allocate_view<U32View>(2 * std::max<std::uint64_t>(n, 1), "distributed::batch_outcome");
@@ -516,7 +530,7 @@ class Executor {
   void wave_completed(std::uint64_t p) {
     ++completed_;
     for (std::uint64_t e = succ_row_[p]; e < succ_row_[p + 1]; ++e)
-      if (--pending_[succ_[e]] == 0) ready_.push(succ_[e]);
+      if (--pending_[succ_[e]] == 0) ready_.push(priority_[succ_[e]]);
     for (std::uint64_t k : feeds_[p]) --unfilled_[k];
   }
 
@@ -569,7 +583,7 @@ class Executor {
                            detail::UnpackSlots<Hook, Ordinal, memory_space>{hook, recv_before_, recv_after_, recv_, bytes});
     }
     for (std::uint64_t slot = in.slot_begin; slot < in.slot_end; ++slot)
-      if (--pending_[reader_[slot]] == 0) ready_.push(reader_[slot]);
+      if (--pending_[reader_[slot]] == 0) ready_.push(priority_[reader_[slot]]);
   }
 
   /// Waves of the finished segments, and of the one a drain interrupted.
@@ -627,7 +641,8 @@ class Executor {
   std::vector<std::uint64_t> unfilled_;           ///< per outgoing message: its waves not completed
   std::vector<std::vector<std::size_t>> send_order_;  ///< per destination: its messages in order
   std::vector<std::size_t> next_send_, sendable_;
-  std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<std::uint64_t>> ready_;
+  std::vector<std::uint64_t> by_priority_, priority_;  ///< priority <-> position
+  std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<std::uint64_t>> ready_;  ///< priorities
   OrdinalView batch_, recv_before_, recv_after_;
   typename OrdinalView::HostMirror batch_host_;
   U32View outcome_, tries_;
@@ -806,6 +821,7 @@ void Executor<ExecSpace, Ordinal, Offset>::run_waves(
   const std::uint64_t cap = std::max<std::uint64_t>(1, std::uint64_t(space_.concurrency()));
   const detail::BatchWaves<Functor, Ordinal, memory_space> kernel{
       f, batch_, global_, tries_, outcome_, options.max_requeues_per_wave};
+  const std::string label = options.label + "::distributed_batch";
   detail::WatchedWait wait("MPI_Testsome (distributed executor)", comm_.rank());
   detail::Backoff backoff;
   send_filled(hook);  // messages held back by a drain
@@ -830,7 +846,7 @@ void Executor<ExecSpace, Ordinal, Offset>::run_waves(
     }
     std::size_t count = 0;
     while (!ready_.empty() && count < cap) {
-      batch_host_(count++) = Ordinal(ready_.top());
+      batch_host_(count++) = Ordinal(by_priority_[ready_.top()]);
       ready_.pop();
     }
     wait.pause();  // the batch's own run time is no MPI wait
@@ -841,10 +857,9 @@ void Executor<ExecSpace, Ordinal, Offset>::run_waves(
         const auto policy = options.team_size > 0
                                 ? Kokkos::TeamPolicy<ExecSpace>(space_, int(count), options.team_size)
                                 : Kokkos::TeamPolicy<ExecSpace>(space_, int(count), Kokkos::AUTO);
-        Kokkos::parallel_for(options.label + "::distributed_batch", policy, kernel);
+        Kokkos::parallel_for(label, policy, kernel);
       } else {
-        Kokkos::parallel_for(options.label + "::distributed_batch",
-                             Kokkos::RangePolicy<ExecSpace>(space_, 0, count), kernel);
+        Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(space_, 0, count), kernel);
       }
       Kokkos::deep_copy(space_, Kokkos::subview(outcome_host_, outcomes), Kokkos::subview(outcome_, outcomes));
       space_.fence();

@@ -7,11 +7,13 @@
 //    has a remote predecessor (its messages must be in first) and ends after
 //    `output_levels_per_message` levels that have a wave with a remote
 //    successor (its messages leave when the segment ends: the aggregation
-//    knob). A segment is one run of the single-rank Executor.
+//    knob; 0 closes it like 1). A segment is one run of the single-rank
+//    Executor.
 //  * messages: the cross-rank dependencies a segment sends, one MPI message
-//    per (segment, destination rank), each dependency one slot of
-//    message_bytes bytes; the slots of a segment are contiguous in the send
-//    buffer, grouped by destination. Every receiver learns, through one
+//    per (segment, destination rank) — per (segment, destination, sending
+//    wave) when `output_levels_per_message` is 0 — each dependency one slot
+//    of message_bytes bytes, ordered by the sending wave's level; the slots
+//    of a segment are contiguous in the send buffer, grouped by destination. Every receiver learns, through one
 //    MPI_Alltoallv, the dependencies of each message it will receive, in the
 //    order they are sent, and lays its receive buffer out by source rank and
 //    message.
@@ -156,26 +158,33 @@ ExchangeLayout build_exchange_layout(const Communicator& comm,
 
   // Outgoing slots: by (segment, destination, before, after).
   struct Edge {
-    std::uint64_t segment, before, after;
+    std::uint64_t segment, level, before, after;
     int dest;
   };
   std::vector<Edge> out;
   for (int r = 0; r < ranks; ++r) {
     const auto& d = by_dest[std::size_t(r)];
     for (std::size_t i = 0; i < d.size(); i += 2)
-      out.push_back({L.segment_of_wave[d[i] - lo], d[i], d[i + 1], r});
+      out.push_back({L.segment_of_wave[d[i] - lo], std::uint64_t(level[d[i] - lo]), d[i], d[i + 1], r});
   }
+  // By the sending wave's level within a segment: a message that leaves as
+  // soon as its waves complete (Readiness::Wave) is never queued behind one
+  // of a later level to the same destination.
   std::sort(out.begin(), out.end(), [](const Edge& a, const Edge& b) {
     if (a.segment != b.segment) return a.segment < b.segment;
     if (a.dest != b.dest) return a.dest < b.dest;
+    if (a.level != b.level) return a.level < b.level;
     if (a.before != b.before) return a.before < b.before;
     return a.after < b.after;
   });
+  const bool per_wave = output_levels_per_message == 0;
   std::vector<std::vector<std::uint64_t>> manifest(static_cast<std::size_t>(ranks));
   std::vector<std::uint64_t> message_number(static_cast<std::size_t>(ranks), 0);
   for (std::size_t i = 0; i < out.size();) {
     std::size_t j = i;
-    while (j < out.size() && out[j].segment == out[i].segment && out[j].dest == out[i].dest) ++j;
+    while (j < out.size() && out[j].segment == out[i].segment && out[j].dest == out[i].dest &&
+           (!per_wave || out[j].before == out[i].before))
+      ++j;
     SegmentLayout& s = L.segments[out[i].segment];
     if (s.sends.empty()) s.out_begin = i;
     s.out_end = j;
