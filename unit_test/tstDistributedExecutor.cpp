@@ -286,6 +286,49 @@ TEST(DistributedExecutor, AFaultStopsEveryRankWithTheGlobalWave) {
   }
 }
 
+/// Every third wave yields on its first execution; `endless` requeues forever.
+struct YieldOnceWave {
+  HashWave wave;
+  U64View tries;
+  std::uint64_t endless = ~std::uint64_t(0);
+  KOKKOS_FUNCTION TaskState operator()(const Ordinal w) const {
+    if (w == endless) return TaskState::Requeued;
+    if (w % 3 == 0 && tries(w)++ == 0) return TaskState::Yielded;
+    return wave(w);
+  }
+};
+
+TEST(DistributedExecutor, AYieldedWaveRunsAgainAndAnEndlessOneIsRequeueLimit) {
+  const Comm comm;
+  for (const Readiness readiness : readinesses) {
+    Case c = make_case(comm, generate::sweep2d(9, 8));
+    distributed::ExchangeOptions x;
+    x.message_bytes = 8;
+    x.readiness = readiness;
+    distributed::Executor<Space, Ordinal> executor(Space(), comm, c.plan, c.graph, {}, x);
+    const U64View tries("tries", c.waves);
+    RunOptions o;
+    o.mode = ExecuteMode::Layered;
+    const auto report =
+        executor.run(YieldOnceWave{HashWave{c.value, c.row, c.pred}, tries}, ValueMessages{c.value}, o);
+    EXPECT_TRUE(report.complete) << readiness_name(readiness);
+    EXPECT_EQ(report.requeues, (c.waves + 2) / 3) << readiness_name(readiness);
+    EXPECT_TRUE(own_values_match(comm, c)) << readiness_name(readiness);
+    executor.reset();
+    const std::uint64_t endless = 40;
+    std::uint64_t seen = 0;
+    try {
+      (void)executor.run(YieldOnceWave{HashWave{c.value, c.row, c.pred}, tries, endless},
+                         ValueMessages{c.value}, o);
+    } catch (const PlanError& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::RequeueLimit) << readiness_name(readiness);
+      seen = e.fields().wave;
+    }
+    EXPECT_EQ(comm.min(seen), endless) << readiness_name(readiness);
+    EXPECT_EQ(comm.max(seen), endless) << readiness_name(readiness);
+  }
+}
+
 TEST(DistributedExecutor, WallTimeDrainsEveryRankAndRunResumes) {
   const Comm comm;
   for (const Readiness readiness : readinesses) {
