@@ -4,6 +4,7 @@
 //   mpiexec -n P strata_sweep_mpi_bench [--nb NB] [--weak C] [--bs BS] [--repeats R]
 //                                       [--pingpong K] [--mode MODE] [--json FILE]
 //                                       [--readiness segment|wave] [--levels-per-message L]
+//                                       [--wave-batch W]
 //
 //   strong scaling (default): NB^3 blocks in all; weak (--weak C): C x C block
 //   columns per rank, NB blocks along z. BS^3 cells per block, 8 octants.
@@ -73,6 +74,7 @@ struct Args {
   strata::ExecuteMode mode = strata::ExecuteMode::Automatic;
   strata::distributed::Readiness readiness = strata::distributed::ExchangeOptions{}.readiness;
   int levels_per_message = int(strata::distributed::ExchangeOptions{}.output_levels_per_message);
+  int wave_batch = 0;
   std::string json;
 };
 
@@ -477,6 +479,7 @@ int main(int argc, char* argv[]) {
       else if (k == "--mode") a.mode = strata::parse_execute_mode(v);
       else if (k == "--json") a.json = v;
       else if (k == "--levels-per-message") a.levels_per_message = std::stoi(v);
+      else if (k == "--wave-batch") a.wave_batch = std::stoi(v);
       else if (k == "--readiness" && (v == "segment" || v == "wave"))
         a.readiness = v == "wave" ? strata::distributed::Readiness::Wave : strata::distributed::Readiness::Segment;
       else {
@@ -502,6 +505,7 @@ int main(int argc, char* argv[]) {
     exchange.message_bytes = face;
     exchange.readiness = a.readiness;
     exchange.output_levels_per_message = std::uint64_t(a.levels_per_message);
+    exchange.wave_batch = std::uint64_t(a.wave_batch);
 
     // The sweep, three ways.
     const Problem p = make_problem(comm, grid);
@@ -599,7 +603,7 @@ int main(int argc, char* argv[]) {
       std::snprintf(line, sizeof line,
                     "{\"bench\":\"strata_sweep_mpi\",\"scaling\":\"%s\",\"ranks\":%d,\"px\":%d,\"py\":%d,"
                     "\"blocks\":[%d,%d,%d],\"bs\":%d,\"waves\":%llu,\"groups\":%zu,\"backend\":\"%s\","
-                    "\"concurrency\":%d,\"mode\":\"%s\",\"readiness\":\"%s\",\"levels_per_message\":%d,\"repeats\":%d,\"bitwise_equal\":%s,"
+                    "\"concurrency\":%d,\"mode\":\"%s\",\"readiness\":\"%s\",\"levels_per_message\":%d,\"wave_batch\":%d,\"repeats\":%d,\"bitwise_equal\":%s,"
                     "\"cross_rank_dependencies\":%llu,\"messages\":%llu,\"segments\":%llu,"
                     "\"seconds\":{\"strata\":%.6g,\"bulk_sync\":%.6g,\"host_loop\":%.6g,\"one_rank\":%.6g},"
                     "\"efficiency\":{\"strata\":%.4f,\"bulk_sync\":%.4f,\"host_loop\":%.4f,\"kba_ideal\":%.4f,"
@@ -610,7 +614,7 @@ int main(int argc, char* argv[]) {
                     a.weak ? "weak" : "strong", ranks, grid.px, grid.py, grid.nbx, grid.nby, grid.nbz,
                     grid.bs, (unsigned long long)grid.waves(), p.plan.group_count(), Space::name(),
                     int(Space().concurrency()), strata::execute_mode_name(a.mode),
-                    a.readiness == strata::distributed::Readiness::Wave ? "wave" : "segment", a.levels_per_message, a.repeats,
+                    a.readiness == strata::distributed::Readiness::Wave ? "wave" : "segment", a.levels_per_message, a.wave_batch, a.repeats,
                     ok ? "true" : "false", (unsigned long long)report.cross_rank_dependencies,
                     (unsigned long long)report.messages_sent, (unsigned long long)report.segments_run,
                     t_strata, t_bsp, t_loop, t_one, eff, eff_bsp, eff_loop, kba_ideal, eff / kba_ideal,

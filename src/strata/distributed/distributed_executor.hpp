@@ -20,6 +20,18 @@
 // then the segment starts. There is no global barrier per layer: a rank waits
 // only for the messages its next segment reads.
 //
+// ExchangeOptions::readiness = Readiness::Wave makes that wave-granular: the
+// host counts, per wave, the local predecessors and message slots not in yet;
+// the waves whose count is zero run in batches (one launch of the functor per
+// batch, lowest level first, senders first within a level), a message is
+// unpacked as it arrives and sent as soon as every wave it carries has
+// completed, in the layout's order per destination (the receiver matches
+// them in that order; no deadlock, as a message only waits for waves of
+// lower levels than those it feeds). A wave then waits for its own inputs,
+// not for its segment's other messages nor for the slowest wave of the levels
+// before it. What is said below of segments holds for batches (a batch's
+// waves run once each; the wall time is checked between batches).
+//
 // Staging: pack and unpack run on the execution space, on device buffers.
 // Where that memory is not host memory (CUDA, HIP), each message is copied to
 // a host buffer before MPI_Isend and from it after it arrives, unless
@@ -87,9 +99,9 @@ enum class Readiness : std::uint32_t {
   /// run of the single-rank Executor (in RunOptions::mode).
   Segment = 0,
   /// When its own messages and local predecessors are in: the rank runs its
-  /// ready waves in batches (one launch each, at most the execution space's
-  /// concurrency waves, lowest level first) and sends a message as soon as
-  /// every wave it carries has completed.
+  /// ready waves in batches (one launch each, at most
+  /// ExchangeOptions::wave_batch waves, lowest level first) and sends a
+  /// message as soon as every wave it carries has completed.
   Wave = 1,
 };
 
@@ -107,6 +119,10 @@ struct ExchangeOptions {
   bool gpu_aware_mpi = false;
   /// Segment- or wave-granular start of waves with remote predecessors.
   Readiness readiness = Readiness::Segment;
+  /// Readiness::Wave: most waves per batch (one launch); 0: the execution
+  /// space's concurrency. Fewer: the first waves' messages leave sooner,
+  /// more launches.
+  std::uint64_t wave_batch = 0;
 };
 
 /// The hook of a run whose messages carry no data.
@@ -226,6 +242,7 @@ inline std::vector<std::pair<const char*, std::uint64_t>> collective_fields(
           {"ExchangeOptions::output_levels_per_message", x.output_levels_per_message},
           {"ExchangeOptions::gpu_aware_mpi", x.gpu_aware_mpi ? 1u : 0u},
           {"ExchangeOptions::readiness", std::uint64_t(x.readiness)},
+          {"ExchangeOptions::wave_batch", x.wave_batch},
           {"LaunchConfig::max_wall_time", std::uint64_t(c.max_wall_time.count())},
           {"RunOptions::mode", std::uint64_t(o.mode)},
           {"RunOptions::max_requeues_per_wave", o.max_requeues_per_wave},
@@ -818,7 +835,9 @@ void Executor<ExecSpace, Ordinal, Offset>::run_waves(
   const std::uint64_t n = layout_.order.size();
   // A batch is at most as wide as the space runs at once: a wider one would
   // hold back the messages of its first waves until its last has run.
-  const std::uint64_t cap = std::max<std::uint64_t>(1, std::uint64_t(space_.concurrency()));
+  const std::uint64_t cap = exchange_.wave_batch != 0
+                                ? exchange_.wave_batch
+                                : std::max<std::uint64_t>(1, std::uint64_t(space_.concurrency()));
   const detail::BatchWaves<Functor, Ordinal, memory_space> kernel{
       f, batch_, global_, tries_, outcome_, options.max_requeues_per_wave};
   const std::string label = options.label + "::distributed_batch";
