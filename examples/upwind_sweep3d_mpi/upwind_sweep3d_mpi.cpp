@@ -4,7 +4,8 @@
 // the partition, and strata::distributed::Executor runs it: each block is a
 // team-level wave; the downwind face of a block whose neighbour lives on
 // another rank is the message of that dependency. Every rank checks its cells
-// bitwise against the serial sweep of the whole mesh.
+// bitwise against the serial sweep of the whole mesh, in every mode (segment
+// readiness) and with wave readiness (ExchangeOptions::readiness).
 //
 //   mpiexec -n P upwind_sweep3d_mpi [NB BS] [--px PX] [--mode auto|layered|persistent|dataflow|all]
 //
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <mpi.h>
@@ -45,6 +47,10 @@ int run(const kba::Grid& grid, const std::vector<strata::ExecuteMode>& modes) {
   exchange.message_bytes = sizeof(double) * std::uint64_t(grid.bs) * std::uint64_t(grid.bs);
   strata::distributed::Executor<kba::Space, kba::Ordinal> executor(space, comm, plan, graph, {},
                                                                    exchange);
+  strata::distributed::ExchangeOptions wave_exchange = exchange;
+  wave_exchange.readiness = strata::distributed::Readiness::Wave;
+  strata::distributed::Executor<kba::Space, kba::Ordinal> wave_executor(space, comm, plan, graph, {},
+                                                                        wave_exchange);
   const kba::RankData data(grid, comm.rank());
   const auto reference = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
                                                              kba::serial_sweep(space, grid));
@@ -55,17 +61,21 @@ int run(const kba::Grid& grid, const std::vector<strata::ExecuteMode>& modes) {
                 static_cast<unsigned long long>(grid.waves()), plan.group_count(),
                 static_cast<unsigned long long>(executor.cross_rank_dependencies()));
   int failures = 0;
-  for (const strata::ExecuteMode mode : modes) {
+  std::vector<std::pair<strata::ExecuteMode, bool>> runs_to_check;  // (mode, wave readiness)
+  for (const strata::ExecuteMode mode : modes) runs_to_check.push_back({mode, false});
+  runs_to_check.push_back({strata::ExecuteMode::Automatic, true});
+  for (const auto& [mode, wave_readiness] : runs_to_check) {
+    auto& executor_of_run = wave_readiness ? wave_executor : executor;
     Kokkos::deep_copy(data.psi, std::numeric_limits<double>::quiet_NaN());
     Kokkos::deep_copy(data.ghost_x, std::numeric_limits<double>::quiet_NaN());
     Kokkos::deep_copy(data.ghost_y, std::numeric_limits<double>::quiet_NaN());
-    executor.reset();
+    executor_of_run.reset();
     strata::RunOptions run_options;
     run_options.mode = mode;
     strata::distributed::DistributedRunReport report;
     int runs = 0;
     do {
-      report = executor.run(kba::SweepWave{data}, kba::FaceMessages{data}, run_options);
+      report = executor_of_run.run(kba::SweepWave{data}, kba::FaceMessages{data}, run_options);
       ++runs;
     } while (!report.complete);
     space.fence();
@@ -85,10 +95,11 @@ int run(const kba::Grid& grid, const std::vector<strata::ExecuteMode>& modes) {
                     all_cells == 8ull * std::uint64_t(grid.nx()) * grid.ny() * grid.nz();
     failures += ok ? 0 : 1;
     if (comm.rank() == 0)
-      std::printf("upwind_sweep3d_mpi: mode %-10s %d run(s), %llu segments, %llu messages, "
+      std::printf("upwind_sweep3d_mpi: %-15s %d run(s), %llu %s, %llu messages, "
                   "%llu of %llu cells bitwise equal to the serial sweep%s\n",
-                  strata::execute_mode_name(mode), runs,
-                  static_cast<unsigned long long>(report.segments_run),
+                  wave_readiness ? "wave readiness" : (std::string("mode ") + strata::execute_mode_name(mode)).c_str(),
+                  runs, static_cast<unsigned long long>(report.segments_run),
+                  wave_readiness ? "batches" : "segments",
                   static_cast<unsigned long long>(report.messages_sent),
                   static_cast<unsigned long long>(all_equal),
                   static_cast<unsigned long long>(all_cells), ok ? "" : "  FAILED");
