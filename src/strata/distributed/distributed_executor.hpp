@@ -25,9 +25,8 @@
 // the waves whose count is zero run in batches (one launch of the functor per
 // batch, lowest level first, senders first within a level), a message is
 // unpacked as it arrives and sent as soon as every wave it carries has
-// completed, in the layout's order per destination (the receiver matches
-// them in that order; no deadlock, as a message only waits for waves of
-// lower levels than those it feeds). A wave then waits for its own inputs,
+// completed (each message has its own tag, detail/message_engine.hpp, so
+// they may leave in any order). A wave then waits for its own inputs,
 // not for its segment's other messages nor for the slowest wave of the levels
 // before it. What is said below of segments holds for batches (a batch's
 // waves run once each; the wall time is checked between batches).
@@ -349,7 +348,8 @@ class Executor {
       for (std::uint64_t p = 0; p < pending_.size(); ++p)
         if (pending_[p] == 0) ready_.push(priority_[p]);
       for (std::size_t k = 0; k < outgoing_.size(); ++k) unfilled_[k] = outgoing_[k].waves;
-      std::fill(next_send_.begin(), next_send_.end(), 0);
+      std::fill(sent_.begin(), sent_.end(), 0);
+      filled_.clear();
       Kokkos::deep_copy(tries_, 0u);
     }
   }
@@ -506,7 +506,8 @@ class Executor {
     for (const auto& seg : layout_.segments)
       for (const auto& to : seg.sends) {
         const std::size_t k = outgoing_.size();
-        Outgoing m{to.destination, to.slot_begin, to.slot_end, 0};
+        Outgoing m{to.destination, send_order_[std::size_t(to.destination)].size(), to.slot_begin,
+                   to.slot_end, 0};
         for (std::uint64_t i = to.slot_begin; i < to.slot_end; ++i)
           if (i == to.slot_begin || layout_.out_before[i] != layout_.out_before[i - 1]) {
             ++m.waves;  // slots are sorted by `before` within a message
@@ -516,7 +517,7 @@ class Executor {
         send_order_[std::size_t(to.destination)].push_back(k);
       }
     unfilled_.assign(outgoing_.size(), 0);
-    next_send_.assign(std::size_t(comm_.size()), 0);
+    sent_.assign(outgoing_.size(), 0);
     // Ready waves run lowest level first and, within a level, those with
     // remote successors first: their messages are what other ranks wait for.
     by_priority_.resize(n);
@@ -548,27 +549,44 @@ class Executor {
     ++completed_;
     for (std::uint64_t e = succ_row_[p]; e < succ_row_[p + 1]; ++e)
       if (--pending_[succ_[e]] == 0) ready_.push(priority_[succ_[e]]);
-    for (std::uint64_t k : feeds_[p]) --unfilled_[k];
+    for (std::uint64_t k : feeds_[p])
+      if (--unfilled_[k] == 0) filled_.push_back(k);
   }
 
-  /// Readiness::Wave: packs and sends every message whose waves completed and
-  /// whose predecessors to the same destination have been sent.
+  /// Readiness::Wave: packs and sends every message whose waves completed,
+  /// unless an earlier message to its destination with the same tag is still
+  /// unsent (the engine's tag_space(); then it waits for that one).
   template <class Hook>
   void send_filled(const Hook& hook) {
     const std::uint64_t bytes = exchange_.message_bytes;
+    const std::uint64_t tags = engine_->tag_space();
     sendable_.clear();
-    for (std::size_t d = 0; d < send_order_.size(); ++d) {
-      const auto& order = send_order_[d];
-      while (next_send_[d] < order.size() && unfilled_[order[next_send_[d]]] == 0)
-        sendable_.push_back(order[next_send_[d]++]);
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (std::size_t i = 0; i < filled_.size();) {
+        const std::size_t k = filled_[i];
+        const Outgoing& m = outgoing_[k];
+        if (m.number >= tags &&
+            !sent_[send_order_[std::size_t(m.destination)][m.number - tags]]) {
+          ++i;
+          continue;
+        }
+        sent_[k] = 1;  // marked now, sent below in this order
+        sendable_.push_back(k);
+        filled_[i] = filled_.back();
+        filled_.pop_back();
+        moved = true;
+      }
     }
     if (sendable_.empty()) return;
+    auto& order = pack_order_;  // sendable_ keeps the send order
+    order = sendable_;
     if (bytes != 0) {
-      std::sort(sendable_.begin(), sendable_.end());  // adjacent messages: one launch
-      for (std::size_t i = 0; i < sendable_.size();) {
+      std::sort(order.begin(), order.end());  // adjacent messages: one launch
+      for (std::size_t i = 0; i < order.size();) {
         std::size_t j = i + 1;
-        while (j < sendable_.size() && outgoing_[sendable_[j]].slot_begin == outgoing_[sendable_[j - 1]].slot_end) ++j;
-        const std::uint64_t b = outgoing_[sendable_[i]].slot_begin, e = outgoing_[sendable_[j - 1]].slot_end;
+        while (j < order.size() && outgoing_[order[j]].slot_begin == outgoing_[order[j - 1]].slot_end) ++j;
+        const std::uint64_t b = outgoing_[order[i]].slot_begin, e = outgoing_[order[j - 1]].slot_end;
         Kokkos::parallel_for("strata::distributed::pack", Kokkos::RangePolicy<ExecSpace>(space_, b, e),
                              detail::PackSlots<Hook, Ordinal, memory_space>{hook, out_before_, out_after_, send_, bytes});
         if (staged() && !exchange_.gpu_aware_mpi) {
@@ -581,7 +599,8 @@ class Executor {
     }
     for (std::size_t k : sendable_) {
       const Outgoing& m = outgoing_[k];
-      engine_->send(m.destination, send_host_.data() + m.slot_begin * bytes, m.slot_end - m.slot_begin);
+      engine_->send(m.destination, m.number, send_host_.data() + m.slot_begin * bytes,
+                    m.slot_end - m.slot_begin);
     }
   }
 
@@ -645,6 +664,7 @@ class Executor {
   using U32View = Kokkos::View<std::uint32_t*, memory_space>;
   struct Outgoing {
     int destination = 0;
+    std::uint64_t number = 0;                    ///< its place among the messages to `destination`
     std::uint64_t slot_begin = 0, slot_end = 0;  ///< into the send buffer
     std::uint64_t waves = 0;                     ///< distinct waves whose slots it carries
   };
@@ -657,7 +677,9 @@ class Executor {
   std::vector<Outgoing> outgoing_;
   std::vector<std::uint64_t> unfilled_;           ///< per outgoing message: its waves not completed
   std::vector<std::vector<std::size_t>> send_order_;  ///< per destination: its messages in order
-  std::vector<std::size_t> next_send_, sendable_;
+  std::vector<char> sent_;                        ///< per outgoing message
+  std::vector<std::size_t> filled_, sendable_;     ///< filled and not sent; to send now
+  std::vector<std::size_t> pack_order_;
   std::vector<std::uint64_t> by_priority_, priority_;  ///< priority <-> position
   std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<std::uint64_t>> ready_;  ///< priorities
   OrdinalView batch_, recv_before_, recv_after_;
@@ -787,7 +809,8 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
           space_.fence();
         }
         for (const auto& to : seg.sends)
-          engine_->send(to.destination, send_host_.data() + to.slot_begin * bytes,
+          engine_->send(to.destination, engine_->sent_to(to.destination),
+                        send_host_.data() + to.slot_begin * bytes,
                         to.slot_end - to.slot_begin);
       }
       completed_ += seg.position_end - seg.position_begin;

@@ -1,8 +1,10 @@
 #pragma once
 // The distributed Executor's MPI side: the receives of every message a rank
-// expects (posted at once, matched in order per source: MPI's non-overtaking
-// rule on one communicator and tag), the sends of each finished segment, the
-// stop notices, and the collective stop.
+// expects (posted at once; the k-th message from a source carries tag
+// first_data_tag + k mod tag_space(), so messages may arrive in any order,
+// and two that share a tag match in the order sent: MPI's non-overtaking
+// rule), the sends of each finished segment or wave, the stop notices, and
+// the collective stop.
 //
 // Every wait is a polling loop (MPI_Testsome, MPI_Iprobe, MPI_Test) inside a
 // watchdog scope that restarts whenever something arrives: a rank that died
@@ -33,8 +35,8 @@
 
 namespace strata::distributed::detail {
 
-inline constexpr int data_tag = 1;
 inline constexpr int stop_tag = 2;
+inline constexpr int first_data_tag = 3;
 
 /// Waiting: poll back to back at first (a message due within microseconds
 /// is seen at once), then yield between polls, then, after `yields` idle polls
@@ -79,6 +81,12 @@ class MessageEngine {
     check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup", comm);
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &ranks_);
+    int* tag_ub = nullptr;
+    int has_tag_ub = 0;
+    MPI_Comm_get_attr(comm_, MPI_TAG_UB, &tag_ub, &has_tag_ub);
+    // MPI guarantees tags up to at least 32767.
+    tag_space_ = std::uint64_t(has_tag_ub && tag_ub ? std::max(*tag_ub, 32767) : 32767) -
+                 std::uint64_t(first_data_tag) + 1;
     recv_requests_.assign(layout.incoming.size(), MPI_REQUEST_NULL);
     first_message_of_.assign(std::size_t(ranks_) + 1, 0);
     for (const auto& m : layout.incoming) ++first_message_of_[std::size_t(m.source) + 1];
@@ -101,14 +109,20 @@ class MessageEngine {
 
   MPI_Comm comm() const { return comm_; }
   bool posted() const { return posted_; }
+  /// Distinct data tags: messages k and k + tag_space() to one destination
+  /// share a tag, so the later one must not be sent before the earlier.
+  std::uint64_t tag_space() const { return tag_space_; }
+  /// Messages sent to `destination` since the receives were posted.
+  std::uint64_t sent_to(int destination) const { return sent_to_[std::size_t(destination)]; }
 
   /// Posts every expected receive into `buffer` (laid out as the layout's).
   void post_receives(const ExchangeLayout& layout, char* buffer) {
     for (std::size_t m = 0; m < layout.incoming.size(); ++m) {
       const auto& in = layout.incoming[m];
+      const std::uint64_t k = m - first_message_of_[std::size_t(in.source)];
       check_mpi(MPI_Irecv(buffer + in.slot_begin * message_bytes_,
                           int((in.slot_end - in.slot_begin) * message_bytes_), MPI_BYTE, in.source,
-                          data_tag, comm_, &recv_requests_[m]),
+                          tag_of(k), comm_, &recv_requests_[m]),
                 "MPI_Irecv", comm_);
     }
     std::fill(received_of_.begin(), received_of_.end(), 0);
@@ -127,10 +141,11 @@ class MessageEngine {
     posted_ = false;
   }
 
-  /// Sends `slots` slots at `data` to `destination` (one message).
-  void send(int destination, const char* data, std::uint64_t slots) {
+  /// Sends `slots` slots at `data` to `destination` as its message number
+  /// `k` (in the layout's order of the messages to that destination).
+  void send(int destination, std::uint64_t k, const char* data, std::uint64_t slots) {
     send_requests_.emplace_back();
-    check_mpi(MPI_Isend(data, int(slots * message_bytes_), MPI_BYTE, destination, data_tag, comm_,
+    check_mpi(MPI_Isend(data, int(slots * message_bytes_), MPI_BYTE, destination, tag_of(k), comm_,
                         &send_requests_.back()),
               "MPI_Isend", comm_);
     ++sent_to_[std::size_t(destination)];
@@ -139,12 +154,13 @@ class MessageEngine {
   }
 
   /// Completed receives since the last call: calls arrived(m) for each.
-  /// Only the next `window` pending messages of each source are tested: they
-  /// are matched in the order they were sent, so a later one never waits for
-  /// a test, and a poll costs O(ranks x window), not O(messages posted).
+  /// Only the next `window` pending messages of each source are tested (a
+  /// poll costs O(ranks x window), not O(messages posted)): messages mostly
+  /// arrive in the layout's order, and one that arrives further ahead is
+  /// completed by MPI and seen once the window reaches it.
   template <class Arrived>
   bool progress(Arrived&& arrived) {
-    constexpr std::uint64_t window = 16;
+    constexpr std::uint64_t window = 32;
     bool moved = false;
     indices_.resize(window);
     for (int r = 0; r < ranks_; ++r) {
@@ -246,6 +262,8 @@ class MessageEngine {
   void clear_counters() { messages_sent_ = bytes_sent_ = 0; }
 
  private:
+  int tag_of(std::uint64_t k) const { return first_data_tag + int(k % tag_space_); }
+
   void wait_all(std::vector<MPI_Request>& requests, WatchedWait& wait) {
     for (int done = 0; !done;) {
       check_mpi(MPI_Testall(int(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE),
@@ -265,6 +283,7 @@ class MessageEngine {
   std::vector<std::uint64_t> received_of_, sent_to_;
   std::vector<std::uint64_t> cursor_;  ///< per source: its first message not received yet
   std::uint64_t messages_sent_ = 0, bytes_sent_ = 0, stops_received_ = 0;
+  std::uint64_t tag_space_ = 1;
   int stop_word_ = 1;
   bool posted_ = false, stop_sent_ = false, stop_seen_ = false;
 };
