@@ -183,7 +183,8 @@ struct BatchWaves {
   static KOKKOS_FUNCTION bool again(TaskState s) {
     return s == TaskState::Yielded || s == TaskState::Requeued;
   }
-  template <class Team>
+  // A team member, not a RangePolicy index (whose type is the backend's size_type).
+  template <class Team, class = std::enable_if_t<!std::is_integral_v<Team>>>
   KOKKOS_FUNCTION void operator()(const Team& team) const {
     const std::size_t i = std::size_t(team.league_rank());
     const Ordinal p = batch(i);
