@@ -118,9 +118,9 @@ struct ExchangeOptions {
   bool gpu_aware_mpi = false;
   /// Segment- or wave-granular start of waves with remote predecessors.
   Readiness readiness = Readiness::Segment;
-  /// Readiness::Wave: most waves per batch (one launch); 0: the execution
-  /// space's concurrency. Fewer: the first waves' messages leave sooner,
-  /// more launches.
+  /// Readiness::Wave: most waves per batch (one launch); 0: the larger of 4
+  /// and the execution space's concurrency. Fewer: the first waves' messages
+  /// leave sooner, more launches.
   std::uint64_t wave_batch = 0;
 };
 
@@ -857,11 +857,13 @@ void Executor<ExecSpace, Ordinal, Offset>::run_waves(
   constexpr bool team_level =
       std::is_invocable_r_v<TaskState, const Functor&, const team_member&, Ordinal>;
   const std::uint64_t n = layout_.order.size();
-  // A batch is at most as wide as the space runs at once: a wider one would
-  // hold back the messages of its first waves until its last has run.
+  // A wide batch holds back the messages of its first waves until its last
+  // has run; a narrow one pays a launch and a host round trip per few waves.
+  // By default a batch fills the space once, and takes at least 4 waves (one
+  // launch per wave costs more than the earlier messages gain on one thread).
   const std::uint64_t cap = exchange_.wave_batch != 0
                                 ? exchange_.wave_batch
-                                : std::max<std::uint64_t>(1, std::uint64_t(space_.concurrency()));
+                                : std::max<std::uint64_t>(4, std::uint64_t(space_.concurrency()));
   const detail::BatchWaves<Functor, Ordinal, memory_space> kernel{
       f, batch_, global_, tries_, outcome_, options.max_requeues_per_wave};
   const std::string label = options.label + "::distributed_batch";
