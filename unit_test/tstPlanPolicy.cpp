@@ -96,7 +96,7 @@ TEST(PlanPolicy, ASingleThreadDeviceFusesUnlessTheFrontierIsWide) {
 }
 
 // The planner's steps: rules T, K and P1-P6 of PlanPolicy::choose_step on a
-// table of walk states (the planner only runs what this returns).
+// table of walk states (the planner only runs what this returns; P7 below).
 TEST(PlanPolicy, PlannerStepsFollowRulesTKAndP1ToP6) {
   const PlanPolicy policy = PlanPolicy::standard();
   DeviceLimits limits;
@@ -220,6 +220,66 @@ TEST(PlanPolicy, PlannerStepsFollowRulesTKAndP1ToP6) {
   EXPECT_NE(step(chains), PlanStep::Chains);
   chains.chains = ChainContraction::Always;
   EXPECT_EQ(step(chains), PlanStep::Chains);
+}
+
+// Rule P7: a narrow top-down layer on a host backend of several threads,
+// with a one-thread space beside it, runs on one thread; never on a device,
+// on one thread, for another step, at the threshold, or with the rule off.
+TEST(PlanPolicy, NarrowTopDownLayersOfAHostPoolRunOnOneThread) {
+  const PlanPolicy policy = PlanPolicy::standard();
+  ASSERT_GT(policy.one_thread_max_frontier_per_thread, 0u);
+  DeviceLimits limits;
+  limits.concurrency = 2;
+  limits.max_team_size = limits.max_invocations_per_team = 1;
+  limits.max_league_size = 65535;
+  auto request = [&](PlanMode mode, std::uint64_t frontier) {
+    PlanStepRequest r;
+    r.mode = mode;
+    r.concurrency = 2;
+    r.one_thread_space = true;
+    r.waves = 100000;
+    r.dependencies = 400000;
+    r.started = true;
+    r.layer = 3;
+    r.frontier = frontier;
+    r.layer_request = layer_request(limits, r.waves, r.dependencies, frontier, frontier, 3, 0);
+    return r;
+  };
+  const std::uint64_t threshold = 2 * policy.one_thread_max_frontier_per_thread;
+  for (const PlanMode mode : {PlanMode::Sparse, PlanMode::Dense, PlanMode::Hybrid}) {
+    auto narrow = request(mode, 1);
+    if (mode == PlanMode::Dense)  // past the bottom-up bound: top-down (P3)
+      narrow.bottom_up_scanned = policy.dense_scan_budget * (narrow.waves + narrow.dependencies);
+    auto d = policy.choose_step(narrow);
+    EXPECT_EQ(d.step, PlanStep::TopDown) << plan_mode_name(mode);
+    EXPECT_TRUE(d.one_thread) << plan_mode_name(mode);
+    narrow.frontier = threshold - 1;
+    EXPECT_TRUE(policy.choose_step(narrow).one_thread) << plan_mode_name(mode);
+    narrow.frontier = threshold;
+    EXPECT_FALSE(policy.choose_step(narrow).one_thread) << plan_mode_name(mode);
+    narrow.frontier = 1;
+    auto off = narrow;
+    off.one_thread_layers = false;
+    EXPECT_FALSE(policy.choose_step(off).one_thread) << plan_mode_name(mode);
+    auto one = narrow;
+    one.concurrency = 1;
+    EXPECT_FALSE(policy.choose_step(one).one_thread) << plan_mode_name(mode);
+    auto alone = narrow;
+    alone.one_thread_space = false;  // Serial itself, or no Serial beside the pool
+    EXPECT_FALSE(policy.choose_step(alone).one_thread) << plan_mode_name(mode);
+    auto device = narrow;
+    device.device_backend = true;
+    d = policy.choose_step(device);
+    EXPECT_FALSE(d.one_thread) << plan_mode_name(mode);
+  }
+  // Other steps never: a bottom-up step (it scans every wave), persistent, paced.
+  EXPECT_FALSE(policy.choose_step(request(PlanMode::Dense, 1)).one_thread);
+  EXPECT_EQ(policy.choose_step(request(PlanMode::Dense, 1)).step, PlanStep::BottomUp);
+  EXPECT_FALSE(policy.choose_step(request(PlanMode::Persistent, 1)).one_thread);
+  auto paced = request(PlanMode::Sparse, 1);
+  paced.layers_per_sync = 4;
+  EXPECT_EQ(policy.choose_step(paced).step, PlanStep::Paced);
+  EXPECT_FALSE(policy.choose_step(paced).one_thread);
 }
 
 }  // namespace

@@ -639,6 +639,65 @@ TEST(PlannerModes, ForcedDenseOnADeepGraphStaysBounded) {
   EXPECT_EQ(stats.dense_budget_spent_at_layer, 0u);
 }
 
+// Rule P7 (issue 43, item 6: spin-waiting under load): on a host backend of
+// several threads a narrow top-down layer runs on one thread instead of
+// forking the pool, whose join waits for every thread (on a loaded machine,
+// for descheduled ones). The plan is the same with the rule on and off, in
+// every layer-walking mode; the statistic counts exactly the narrow top-down
+// layers there, and is 0 on one thread, on a device and with the rule off.
+TEST(PlannerModes, NarrowLayersRunOnOneThreadWithTheSamePlan) {
+  const auto space = TEST_EXECSPACE();
+  const std::uint64_t threads = static_cast<std::uint64_t>(space.concurrency());
+  const bool pool_host = plan::detail::has_one_thread_step_space<TEST_EXECSPACE>() && threads > 1;
+  // Narrow below this many waves (a layer this wide keeps the pool).
+  const std::uint64_t narrow = PlanPolicy::standard().one_thread_max_frontier_per_thread * threads;
+  // A long chain (every layer one wave), and a graph wide then narrow: a
+  // source releases `narrow` waves (one layer exactly at the threshold), all
+  // of which a sink waits for, then a chain of 300 (ids in topological order
+  // reversed, so that no mode levels them in one pass).
+  std::vector<Dep> wide_narrow;
+  const std::uint32_t wide = static_cast<std::uint32_t>(narrow), tail = 300;
+  const std::uint32_t waves = 2 + wide + tail;
+  const auto id = [&](std::uint32_t i) { return waves - 1 - i; };
+  for (std::uint32_t i = 1; i <= wide; ++i) wide_narrow.push_back({id(0), id(i)});
+  for (std::uint32_t i = 1; i <= wide; ++i) wide_narrow.push_back({id(i), id(wide + 1)});
+  for (std::uint32_t i = wide + 1; i + 1 < waves; ++i) wide_narrow.push_back({id(i), id(i + 1)});
+  const auto chain = generate::chain(3000);
+  const auto chain_deps = generate::narrowed<std::uint32_t>(chain);
+  struct Case {
+    const char* name;
+    std::uint64_t waves;
+    const std::vector<Dep>* deps;
+    std::uint64_t wide_layers;  ///< top-down layers of at least `narrow` waves
+  };
+  for (const Case& c : {Case{"chain 3000", chain.wave_count, &chain_deps, 0},
+                        Case{"wide then narrow", waves, &wide_narrow, 1}}) {
+    const auto ref = reference_kahn(c.waves, *c.deps);
+    for (PlanMode mode : {PlanMode::Sparse, PlanMode::Dense, PlanMode::Hybrid}) {
+      for (const bool rule : {true, false}) {
+        PlanStatistics stats;
+        PlanOptions options;
+        options.mode = mode;
+        options.one_thread_layers = rule;
+        options.statistics = &stats;
+        PlannerScratch<TEST_EXECSPACE> scratch;
+        const auto plan = plan_barriers(space, c.waves, c.deps->data(), c.deps->size(), scratch,
+                                        options);
+        const std::string what = std::string(c.name) + ", " + plan_mode_name(mode) +
+                                 (rule ? ", rule P7 on" : ", rule P7 off");
+        EXPECT_TRUE(same_plan(plan, ref)) << what;
+        // The bottom-up layers are never narrow steps (they scan every wave).
+        const std::uint64_t top_down = stats.sparse_layers;
+        const std::uint64_t expected =
+            rule && pool_host ? top_down - (top_down > 0 && mode == PlanMode::Sparse ? c.wide_layers : 0)
+                              : 0;
+        EXPECT_EQ(stats.one_thread_steps, expected) << what;
+        if (mode == PlanMode::Sparse) EXPECT_GT(top_down, 0u) << what;
+      }
+    }
+  }
+}
+
 // Persistent: every layer in one launch of a co-resident league, the teams
 // meeting on a tally word between layers; the same plan as the reference.
 TEST(PlannerModes, PersistentRunsEveryLayerInOneLaunch) {

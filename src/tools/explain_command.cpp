@@ -131,6 +131,7 @@ int explain_command(const std::vector<std::string>& args) {
            << ",\"sparse_layers\":" << stats.sparse_layers
            << ",\"paced_batches\":" << stats.paced_batches
            << ",\"dense_layers\":" << stats.dense_layers
+           << ",\"one_thread_steps\":" << stats.one_thread_steps
            << ",\"fused\":" << (stats.fused ? "true" : "false")
            << ",\"fused_from_layer\":" << stats.fused_from_layer
            << ",\"fused_workers\":" << stats.fused_workers
@@ -168,7 +169,7 @@ int explain_command(const std::vector<std::string>& args) {
          << "planned: " << plan.group_count() << " groups, " << plan.global_barriers()
          << " barriers; " << stats.sparse_layers << " sparse layers ("
          << stats.paced_batches << " device-paced batches), " << stats.dense_layers
-         << " dense layers, "
+         << " dense layers, " << stats.one_thread_steps << " layers on one thread, "
          << (stats.fused ? "fused from layer " + std::to_string(stats.fused_from_layer) +
                                " with " + std::to_string(stats.fused_workers) + " workers"
                          : std::string("no fused tail"))

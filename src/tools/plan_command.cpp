@@ -164,6 +164,7 @@ int plan_and_print(io::EdgeList list, const PlanArgs& args) {
               << " ordinal_bits " << 8 * sizeof(Ordinal) << " repeats " << args.repeats << "\n"
               << "mode " << plan_mode_name(args.mode) << " sparse_layers " << stats.sparse_layers
               << " paced_batches " << stats.paced_batches << " dense_layers " << stats.dense_layers
+              << " one_thread_steps " << stats.one_thread_steps
               << " chained_waves " << stats.chained_waves << " fused "
               << (stats.fused ? "from_layer " + std::to_string(stats.fused_from_layer) +
                                     " workers " + std::to_string(stats.fused_workers)

@@ -49,6 +49,17 @@ check("json output", rc == 0 and json.loads(out) == {
 rc, out, err = run("plan", diamond, "--time", "--repeats", "3")
 check("--time keeps stdout the plan", rc == 0 and out.startswith("groups 3 barriers 2\n"), out)
 check("--time reports plan_seconds", "plan_seconds " in err and "reference_seconds " in err, err)
+# Issue 43 item 6 (spin-waiting under load): on a host backend of several
+# threads the narrow layers of a chain run on one thread (planner rule P7),
+# so a loaded machine does not wait for a descheduled thread per layer.
+narrow = write("chain200.txt", edge_list(200, [(w, w + 1) for w in range(199)]))
+rc, out, err = run("plan", narrow, "--mode", "sparse", "--time", "--repeats", "1")
+counters = dict(re.findall(r"(\w+) (\d+)", err))
+pool = re.search(r"backend (\w+) concurrency (\d+)", err)
+host_pool = pool is not None and pool.group(1) in ("OpenMP", "Threads") and int(pool.group(2)) > 1
+check("--time counts the layers run on one thread",
+      rc == 0 and counters.get("one_thread_steps") ==
+      (counters.get("sparse_layers") if host_pool else "0"), err)
 rc, out, err = run("plan", "--demo")
 check("demo", rc == 0 and out.startswith("groups 22 barriers 21\n0\n1 8 64\n"), out[:80])
 check("demo has every wave", sorted(int(w) for line in out.splitlines()[1:] for w in line.split())

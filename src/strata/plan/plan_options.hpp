@@ -30,6 +30,10 @@ struct PlanStatistics {
   /// Bottom-up steps stopped at this layer because they had used up
   /// PlanPolicy::dense_scan_budget (0: never); later layers ran top-down.
   std::uint64_t dense_budget_spent_at_layer = 0;
+  /// Top-down layers run on one thread instead of the host space's whole
+  /// pool (planner rule P7: narrow layers on a multi-thread host backend;
+  /// always 0 on a device backend and on one thread).
+  std::uint64_t one_thread_steps = 0;
   std::string first_decision;       ///< the policy's reason for the first layer
 };
 
@@ -44,6 +48,13 @@ struct PlanOptions {
   /// tens of microseconds), one layer per synchronisation on host backends.
   std::uint32_t layers_per_sync = 0;
   ChainContraction chains = ChainContraction::Automatic;
+  /// Planner rule P7: on a host backend of several threads, a top-down layer
+  /// narrower than PlanPolicy::one_thread_max_frontier_per_thread waves per
+  /// thread runs on one thread (no fork and join of the pool, whose barrier
+  /// waits for every thread: on a loaded or oversubscribed machine, for
+  /// descheduled ones). false: every layer runs on the whole pool. The plan
+  /// is the same either way.
+  bool one_thread_layers = true;
 };
 
 }  // namespace strata

@@ -15,6 +15,8 @@
 //                                               ChainStep
 //     after the start: measure what the policy asks for (chained waves,
 //     widest degree)
+//   (a top-down step runs on one thread where the policy says so, rule P7:
+//   advance_on_step_space, step_space.hpp)
 //
 // Steps can alternate freely because they share one state: level per wave,
 // the layer-after-layer `order`, remaining in-degrees (owed edges are paid
@@ -39,6 +41,7 @@
 #include <strata/plan/detail/plan_state.hpp>
 #include <strata/plan/detail/sparse_paced.hpp>
 #include <strata/plan/detail/sparse_step.hpp>
+#include <strata/plan/detail/step_space.hpp>
 #include <strata/plan/detail/topological_levels.hpp>
 #include <strata/plan/plan_options.hpp>
 #include <strata/plan/planner_scratch.hpp>
@@ -83,6 +86,8 @@ PlanStepRequest step_request(const ExecSpace& space, std::uint64_t waves,
   r.device_backend =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   r.concurrency = static_cast<std::uint64_t>(space.concurrency());
+  r.one_thread_space = has_one_thread_step_space<ExecSpace>();
+  r.one_thread_layers = options.one_thread_layers;
   r.waves = waves;
   r.dependencies = dependencies;
   return r;
@@ -159,7 +164,9 @@ PlanState<ExecSpace, Ordinal, Offset> walk_layers(
         case PlanStep::HostLayers:
           HostLayersStep{policy.fused_max_frontier}.advance(space, s);
           break;
-        case PlanStep::TopDown: TopDownStep{}.advance(space, s); break;
+        case PlanStep::TopDown:
+          advance_on_step_space(TopDownStep{}, d.one_thread, space, s);
+          break;
         case PlanStep::Paced: PacedStep{d.batch}.advance(space, s); break;
         case PlanStep::BottomUp: BottomUpStep{}.advance(space, s); break;
         case PlanStep::Persistent: PersistentStep{}.advance(space, s); break;

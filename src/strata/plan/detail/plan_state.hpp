@@ -130,7 +130,10 @@ struct PlanState {
   /// Host: where each layer starts in `order` (the group offsets when the
   /// host saw every layer).
   const std::vector<Ordinal>& layer_begin() const { return *layer_begin_; }
-  auto release_rule() const { return detail::release_rule<ExecSpace>(remaining, level); }
+  /// The release rule for kernels on `RunSpace` (the state's space, or a
+  /// one-thread space beside it: plain decrements there, step_space.hpp).
+  template <class RunSpace = ExecSpace>
+  auto release_rule() const { return detail::release_rule<RunSpace>(remaining, level); }
 
   /// The per-layer bookkeeping: the current frontier becomes a closed layer
   /// and the next one (`next` waves, right behind it in `order`) is current.
@@ -151,8 +154,10 @@ struct PlanState {
   }
 
   /// Takes the owed out-edges of bottom-up layers from `remaining` (no wave is
-  /// released by this); every step that reads `remaining` calls it first.
-  void pay_owed_edges(const ExecSpace& space) {
+  /// released by this); every step that reads `remaining` calls it first,
+  /// on the space it runs on (`RunSpace`: the state's, or one thread).
+  template <class RunSpace>
+  void pay_owed_edges(const RunSpace& space) {
     if (!owes_edges) return;
     owes_edges = false;
     const auto row_map = graph.row_map;
@@ -160,11 +165,11 @@ struct PlanState {
     const auto rem = remaining;
     const auto ord = order;
     Kokkos::parallel_for(
-        "strata::plan::catch_up", Kokkos::RangePolicy<ExecSpace>(space, owed_from, begin),
+        "strata::plan::catch_up", Kokkos::RangePolicy<RunSpace>(space, owed_from, begin),
         KOKKOS_LAMBDA(const std::size_t i) {
           const Ordinal w = ord(i);
           for (Offset e = row_map(w); e < row_map(w + 1); ++e)
-            strata::fetch_sub<ExecSpace>(&rem(entries(e)), Offset(1));
+            strata::fetch_sub<RunSpace>(&rem(entries(e)), Offset(1));
         });
   }
 

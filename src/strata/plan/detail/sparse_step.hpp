@@ -11,6 +11,9 @@
 //            recognising it by the parked edge.
 //
 // The scan total, read by the host, is the next frontier's size.
+//
+// `run` is the state's space, or a one-thread space that reads its memory
+// (planner rule P7, step_space.hpp): the same phases, in the same order.
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -21,19 +24,19 @@
 namespace strata::plan::detail {
 
 struct TopDownStep {
-  template <class ExecSpace, class Ordinal, class Offset>
-  void advance(const ExecSpace& space, PlanState<ExecSpace, Ordinal, Offset>& s) const {
-    s.pay_owed_edges(space);
+  template <class RunSpace, class ExecSpace, class Ordinal, class Offset>
+  void advance(const RunSpace& run, PlanState<ExecSpace, Ordinal, Offset>& s) const {
+    s.pay_owed_edges(run);
     const auto row_map = s.graph.row_map;
     const auto entries = s.graph.entries;
-    const auto rule = s.release_rule();
+    const auto rule = s.template release_rule<RunSpace>();
     const auto order = s.order;
     const auto released = s.released;
     const std::size_t first = s.begin;
     const std::size_t next_first = s.begin + s.frontier;
     const Ordinal next_level = s.layer + 1;
     Kokkos::parallel_for(
-        "strata::plan::sparse_release", Kokkos::RangePolicy<ExecSpace>(space, 0, s.frontier),
+        "strata::plan::sparse_release", Kokkos::RangePolicy<RunSpace>(run, 0, s.frontier),
         KOKKOS_LAMBDA(const std::size_t i) {
           const Ordinal w = order(first + i);
           Offset count = 0;
@@ -43,7 +46,7 @@ struct TopDownStep {
         });
     scan_value_t<Offset> next = 0;
     Kokkos::parallel_scan(
-        "strata::plan::sparse_compact", Kokkos::RangePolicy<ExecSpace>(space, 0, s.frontier),
+        "strata::plan::sparse_compact", Kokkos::RangePolicy<RunSpace>(run, 0, s.frontier),
         KOKKOS_LAMBDA(const std::size_t i, scan_value_t<Offset>& position, const bool final) {
           const Offset count = released(i);
           if (final && count != 0) {

@@ -67,6 +67,11 @@ PlanPolicy PlanPolicy::standard() {
   // A forced dense mode on a 100k chain would scan 10^10 waves; 64
   // graph-sized scans leave room for every wide-layer graph measured.
   p.dense_scan_budget = 64;
+  // A top-down layer of w waves on t threads (2 OpenMP threads, 2 cores):
+  // the pool pays two forks and joins per layer (about 3 us idle, a time
+  // slice when a thread is descheduled), one thread w x ~10 ns; they meet
+  // near 512 waves on 2 threads, idle (see one_thread_max_frontier_per_thread).
+  p.one_thread_max_frontier_per_thread = 256;
   return p;
 }
 
@@ -238,6 +243,10 @@ PlanStepDecision PlanPolicy::choose_step(const PlanStepRequest& r, std::string* 
       if (d.batch > max_paced_layers) d.batch = max_paced_layers;
     }
   }
+  // P7. one thread
+  d.one_thread = d.step == PlanStep::TopDown && r.one_thread_layers && r.one_thread_space &&
+                 !r.device_backend && r.concurrency > 1 &&
+                 r.frontier < one_thread_max_frontier_per_thread * r.concurrency;
   return d;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // PlanPolicy: the planner's rules. Rules 1-7 turn a LayerRequest (one
 // frontier on this device) into a LayerRecommendation (a mode); rules T, K
-// and P1-P6 (choose_step) turn the walk so far into the next step.
+// and P1-P7 (choose_step) turn the walk so far into the next step.
 // LaunchConfig::launch_recommendation (execute/) asks rules 1-7 too.
 //
 // Rules 1-7, in order (thresholds are members so tests and tuning can see
@@ -33,7 +33,7 @@
 //  7. otherwise   Sparse.
 //
 // The planner's steps (choose_step, plan/policy/plan_step.hpp) follow from
-// the same rules plus rules T, K and P1-P6 below; docs/plan.md
+// the same rules plus rules T, K and P1-P7 below; docs/plan.md
 // lists them.
 #include <cstdint>
 #include <string>
@@ -82,7 +82,13 @@ class PlanPolicy {
   ///      refused: Persistent;
   ///  P6. paced: a top-down step with a forced layers_per_sync above 1, or
   ///      with the frontier narrower than a device backend: Paced, `batch` =
-  ///      the forced size or 1, 2, 4, ... max_paced_layers per batch run.
+  ///      the forced size or 1, 2, 4, ... max_paced_layers per batch run;
+  ///  P7. one thread: a top-down step (what P2-P6 left one) on a host
+  ///      backend of several threads with a one-thread space beside it
+  ///      (r.one_thread_space), a frontier below
+  ///      `one_thread_max_frontier_per_thread` x its threads, and
+  ///      PlanOptions::one_thread_layers: `one_thread` (the layer runs on one
+  ///      thread, plan/detail/step_space.hpp; never on a device).
   /// `reason` (when not null) receives the deciding rule's line in Automatic
   /// mode, for rules T and K, or for chains (PlanStatistics::first_decision),
   /// else stays as is.
@@ -167,6 +173,13 @@ class PlanPolicy {
   /// The planner in Automatic mode (rule P2): a bottom-up step needs at least
   /// this share of all waves still unscheduled behind the frontier.
   std::uint16_t dense_min_unscheduled_bps = 0;
+  /// Rule P7: a top-down layer of fewer than this many waves per host thread
+  /// runs on one thread. Forking the pool costs a fork and a join per
+  /// kernel (two per layer) whose barrier waits for every thread — a few
+  /// microseconds on an idle machine, a scheduler time slice per layer on a
+  /// loaded or oversubscribed one — while one thread releases a narrow
+  /// layer's waves at a few nanoseconds each (docs/plan.md has the figures).
+  std::uint64_t one_thread_max_frontier_per_thread = 0;
   /// The planner, in every mode (forced Dense too): a bottom-up step scans
   /// every wave, so a deep graph would cost waves x depth. Once the bottom-up
   /// steps have scanned this many times (waves + dependencies), the remaining

@@ -44,6 +44,11 @@ struct PlanStepRequest {
   // The device.
   bool device_backend = false;       ///< the host cannot read the space's memory (a GPU)
   std::uint64_t concurrency = 1;     ///< threads the space runs at once
+  /// A one-thread space can run this host space's kernels (Kokkos::Serial
+  /// beside OpenMP: step_space.hpp); false on a device and on Serial itself.
+  bool one_thread_space = false;
+  /// PlanOptions::one_thread_layers: rule P7 may run narrow layers on one thread.
+  bool one_thread_layers = true;
   // The graph.
   std::uint64_t waves = 0;
   std::uint64_t dependencies = 0;
@@ -85,6 +90,9 @@ struct PlanStepDecision {
   /// it reads them and leaves the walk to Start where they are not
   /// topological.
   bool check_ids = false;
+  /// Rule P7: this top-down step runs on one thread (step_space.hpp) instead
+  /// of forking the host space's whole pool; the layer is the same.
+  bool one_thread = false;
 };
 
 }  // namespace strata
