@@ -67,10 +67,13 @@ PlanPolicy PlanPolicy::standard() {
   // A forced dense mode on a 100k chain would scan 10^10 waves; 64
   // graph-sized scans leave room for every wide-layer graph measured.
   p.dense_scan_budget = 64;
-  // A top-down layer of w waves on t threads (2 OpenMP threads, 2 cores):
-  // the pool pays two forks and joins per layer (about 3 us idle, a time
-  // slice when a thread is descheduled), one thread w x ~10 ns; they meet
-  // near 512 waves on 2 threads, idle (see one_thread_max_frontier_per_thread).
+  // Top-down layers of w waves (gen layered w 524288/w 2, --mode sparse) on
+  // 2 OpenMP threads of a shared 2-core AMD EPYC: at load ~1.4, one thread
+  // and the pool took the same time per layer from 128 to 511 waves (15 us
+  // to 60 us) and the pool won from about 1024; at load ~3.6 the pool took
+  // 0.7 ms (64 waves) to 18 ms (8192) per layer, one thread 16 us to 2.3 ms
+  // (docs/plan.md). Below 256 waves per thread one thread costs nothing on
+  // a quiet machine and saves the joins on a loaded one.
   p.one_thread_max_frontier_per_thread = 256;
   return p;
 }

@@ -174,11 +174,11 @@ class PlanPolicy {
   /// this share of all waves still unscheduled behind the frontier.
   std::uint16_t dense_min_unscheduled_bps = 0;
   /// Rule P7: a top-down layer of fewer than this many waves per host thread
-  /// runs on one thread. Forking the pool costs a fork and a join per
-  /// kernel (two per layer) whose barrier waits for every thread — a few
-  /// microseconds on an idle machine, a scheduler time slice per layer on a
-  /// loaded or oversubscribed one — while one thread releases a narrow
-  /// layer's waves at a few nanoseconds each (docs/plan.md has the figures).
+  /// runs on one thread. The pool costs a fork and a join per kernel (two
+  /// per layer) whose barrier waits for every thread — microseconds on a
+  /// quiet machine, up to a scheduler time slice per layer on a loaded or
+  /// oversubscribed one — and below this width splitting the layer saves
+  /// no more than that (docs/plan.md has the figures).
   std::uint64_t one_thread_max_frontier_per_thread = 0;
   /// The planner, in every mode (forced Dense too): a bottom-up step scans
   /// every wave, so a deep graph would cost waves x depth. Once the bottom-up
