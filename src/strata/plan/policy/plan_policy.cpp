@@ -67,13 +67,10 @@ PlanPolicy PlanPolicy::standard() {
   // A forced dense mode on a 100k chain would scan 10^10 waves; 64
   // graph-sized scans leave room for every wide-layer graph measured.
   p.dense_scan_budget = 64;
-  // Top-down layers of w waves (gen layered w 524288/w 2, --mode sparse) on
-  // 2 OpenMP threads of a shared 2-core AMD EPYC: at load ~1.4, one thread
-  // and the pool took the same time per layer from 128 to 511 waves (15 us
-  // to 60 us) and the pool won from about 1024; at load ~3.6 the pool took
-  // 0.7 ms (64 waves) to 18 ms (8192) per layer, one thread 16 us to 2.3 ms
-  // (docs/plan.md). Below 256 waves per thread one thread costs nothing on
-  // a quiet machine and saves the joins on a loaded one.
+  // Rule P7: below a few hundred waves per thread a top-down layer on one
+  // thread is as fast as on the pool of an idle host, and on a loaded or
+  // oversubscribed one it saves the pool's fork and join, which wait for
+  // descheduled threads (the measurements: docs/plan.md, rule P7).
   p.one_thread_max_frontier_per_thread = 256;
   return p;
 }
