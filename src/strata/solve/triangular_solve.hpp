@@ -541,7 +541,10 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace&
         "give the values of the matrix the symbolic phase was given, in its entries' order");
   const values_type v = values;
   if (diagonal_ == Diagonal::NonUnit) {
-    const std::uint64_t zero_pivot = detail::lowest_zero_diagonal(space, v, layout_);
+    const std::uint64_t zero_pivot =
+        layout_.wide.extent(0) != 0
+            ? detail::lowest_zero_diagonal(space, v, layout_.template as<true>())
+            : detail::lowest_zero_diagonal(space, v, layout_.template as<false>());
     if (zero_pivot != detail::no_defect)
       throw detail::defect_error(zero_pivot, row_map_, entries_, triangle_);
   }
@@ -552,13 +555,20 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace&
   }
   using BConst = Kokkos::View<typename B::const_data_type, typename B::array_layout, memory_space>;
   using XView = Kokkos::View<typename X::non_const_data_type, typename X::array_layout, memory_space>;
-  using System = detail::RowSystem<memory_space, Ordinal, Offset, Scalar, plan_ordinal,
-                                   plan_offset, BConst, XView>;
   // Flags are read only by dataflow stretches of several workers (on a
   // device every dataflow stretch); ready_ is allocated where they are.
-  System system{entries_, v, layout_, ready_, b, x, rhs, epoch_,
-                diagonal_ == Diagonal::Unit, reads_flags(schedule_)};
-  run_stretches(space, system);
+  const bool flags = reads_flags(schedule_);
+  const auto run = [&](auto wide) {
+    constexpr bool W = decltype(wide)::value;
+    using System = detail::RowSystem<memory_space, Ordinal, Offset, Scalar, plan_ordinal,
+                                     plan_offset, BConst, XView, W>;
+    System system{entries_, v, layout_.template as<W>(), ready_, b, x, rhs, epoch_,
+                  diagonal_ == Diagonal::Unit, flags};
+    run_stretches(space, system);
+  };
+  // The kernels for a layout with wide rows only where it has some.
+  if (layout_.wide.extent(0) != 0) run(std::true_type{});
+  else run(std::false_type{});
 }
 
 template <class ExecSpace, class Ordinal, class Offset, class Scalar>

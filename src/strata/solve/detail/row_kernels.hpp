@@ -57,13 +57,13 @@ KOKKOS_FORCEINLINE_FUNCTION decltype(auto) at(const V& v, std::size_t i, std::si
 
 /// What every row kernel reads: the matrix, the level order, the flags.
 template <class Mem, class Ordinal, class Offset, class Scalar, class PlanOrdinal,
-          class PlanOffset, class B, class X>
+          class PlanOffset, class B, class X, bool Wide>
 struct RowSystem {
   using memory_space = Mem;
   using scalar_type = Scalar;
   Kokkos::View<const Ordinal*, Mem> entries;
   Kokkos::View<const Scalar*, Mem> values;
-  RowLayout<Mem, PlanOrdinal, PlanOffset> layout;  ///< position -> row, its entries, diagonal
+  RowLayout<Mem, PlanOrdinal, PlanOffset, Wide> layout;  ///< position -> row, its entries, diagonal
   /// row -> epoch its x was set in (a byte: the handle clears the flags when
   /// the epoch wraps, once every 255 solves); empty where no kernel of the
   /// schedule reads it

@@ -10,7 +10,10 @@
 // row_map and the diagonal through the row index. A row of 65,535 entries
 // or more (rare in a triangular factor) is "wide": its packed word is the
 // marker and its end and diagonal sit in `wide`, which has one slot per
-// position only where some row is wide and is empty otherwise.
+// position only where some row is wide and is empty otherwise. The kernels
+// are compiled for either case (Wide): a layout without wide rows decodes
+// every row without testing for the marker (the test costs about 10% of a
+// host solve of short rows).
 #include <cstddef>
 #include <cstdint>
 
@@ -26,8 +29,9 @@ struct RowSpan {
   PlanOffset begin, end, diagonal;
 };
 
-/// The level-ordered rows and their entry ranges (see the header comment).
-template <class Mem, class PlanOrdinal, class PlanOffset>
+/// The level-ordered rows and their entry ranges (see the header comment);
+/// Wide: some row may be wide (`wide` has a slot per position).
+template <class Mem, class PlanOrdinal, class PlanOffset, bool Wide = true>
 struct RowLayout {
   /// The packed word of a wide row; a narrow row's length and relative
   /// diagonal are both below it.
@@ -37,13 +41,20 @@ struct RowLayout {
   Kokkos::View<const std::uint32_t*, Mem> shape;  ///< position -> length | diagonal << 16
   Kokkos::View<const PlanOffset* [2], Mem> wide;  ///< position -> end, diagonal (wide rows)
 
+  /// The same Views for kernels that know whether a row is wide.
+  template <bool W>
+  RowLayout<Mem, PlanOrdinal, PlanOffset, W> as() const {
+    return {order, first, shape, wide};
+  }
   KOKKOS_FORCEINLINE_FUNCTION std::size_t row(std::size_t p) const {
     return static_cast<std::size_t>(order(p));
   }
   KOKKOS_FORCEINLINE_FUNCTION RowSpan<PlanOffset> span(std::size_t p) const {
     const PlanOffset begin = first(p);
     const std::uint32_t packed = shape(p);
-    if (packed == wide_marker) return {begin, wide(p, 0), wide(p, 1)};
+    if constexpr (Wide) {
+      if (packed == wide_marker) return {begin, wide(p, 0), wide(p, 1)};
+    }
     return {begin, PlanOffset(begin + (packed & 0xFFFFu)), PlanOffset(begin + (packed >> 16))};
   }
 };
