@@ -227,6 +227,8 @@ struct Method {
   /// Device memory its handle holds beyond the matrix (Strata's
   /// workspace_bytes(); Kokkos Kernels' level list, rows grouped by level and
   /// level sizes; cuSPARSE's buffer); 0 where not known (the serial one).
+  /// Host memory is left out on both sides: Strata's host_bytes() (per
+  /// level) and Kokkos Kernels 3.4's host copies of the last two (per row).
   std::uint64_t workspace_bytes = 0;
 };
 

@@ -498,6 +498,94 @@ TEST(Solve, ZeroDiagonalLeavesXUntouched) {
   }
 }
 
+TEST(Solve, RowsOf65535EntriesOrMoreTakeTheWideLayout) {
+  // Rows 0 .. n-1 independent; row n reads all of them, with its diagonal in
+  // the middle (a row too long for the packed length and diagonal), then a
+  // short chain reading it.
+  const int n = 70000;
+  HostCsr a;
+  a.rows = n + 4;
+  for (int i = 0; i < a.rows; ++i) {
+    if (i == n)
+      for (int c = 0; c < n; ++c) a.entries.push_back(c);
+    if (i > n) a.entries.push_back(i - 1);
+    if (i > n + 1) a.entries.push_back(i % 97);
+    a.entries.push_back(i);
+    a.row_map.push_back(static_cast<int>(a.entries.size()));
+  }
+  strata_sptrsv_test::assign_values(a);
+  a = with_diagonal_at(a, 1);
+  solve_every_mode(a, true, false, "one wide row");
+  solve_every_mode(strata_sptrsv_test::transpose(a), false, false, "one wide column, upper");
+  // A zero diagonal in the wide row is found and named.
+  for (int p = a.row_map[n]; p < a.row_map[n + 1]; ++p)
+    if (a.entries[p] == n) a.values[p] = 0.0;
+  const DeviceCsr d = to_device(a);
+  Solve ts;
+  ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower);
+  EXPECT_GE(ts.workspace_bytes(), (12 + 8) * std::uint64_t(a.rows));  // the wide slots
+  Kokkos::View<double*, Mem> x("x", a.rows);
+  expect_named_error(
+      [&] { ts.solve(Space(), d.values, strata::test::to_device(strata_sptrsv_test::rhs_of(a.rows), "b"), x); },
+      "row " + std::to_string(n) + " ", "column " + std::to_string(n));
+}
+
+TEST(Solve, ReadyFlagsSurviveTheEpochWrapAndAModeChange) {
+  // The one-byte ready flags are cleared once every 255 solves: 300 solves
+  // of one handle, layered, then dataflow on every worker (set_mode
+  // allocates the flags), layered and dataflow again, all bitwise the first
+  // solve's x (host backends).
+  const HostCsr a = strata_sptrsv_test::random_lower(500, 4, 17);
+  const DeviceCsr d = to_device(a);
+  const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
+  const auto bd = strata::test::to_device(b, "b");
+  const std::vector<double> ref = host_solve(a, b, true, false);
+  solve::SolvePolicy all_workers;
+  all_workers.serial_width_per_thread = 0;
+  Solve ts(SolveMode::Layered, all_workers);
+  ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower);
+  Kokkos::View<double*, Mem> x("x", a.rows);
+  std::vector<double> first;
+  for (int k = 0; k < 300; ++k) {
+    if (k == 1 || k == 200) ts.set_mode(SolveMode::Dataflow);
+    if (k == 150) ts.set_mode(SolveMode::Layered);
+    Kokkos::deep_copy(x, std::nan(""));
+    ts.solve(Space(), d.values, bd, x);
+    Space().fence();
+    const std::vector<double> got = host_vector(x);
+    if (k == 0) {
+      first = got;
+      EXPECT_LE(relative_error(got, ref), 1e-12);
+    } else if (host_backend) {
+      ASSERT_EQ(got, first) << "solve " << k;
+    } else {
+      ASSERT_LE(relative_error(got, ref), 1e-12) << "solve " << k;
+    }
+  }
+}
+
+TEST(Solve, WorkspaceIsTheRowLayoutAndWhatTheScheduleReads) {
+  // 12 bytes a row (row, first entry, packed length and diagonal) with
+  // 32-bit ordinals and offsets, two counters per stretch, a one-byte ready
+  // flag per row only where a dataflow stretch waits on flags, and on a
+  // device the level and slice offsets only for a layered stretch in one
+  // launch.
+  const HostCsr a = strata_sptrsv_test::lower_from_pattern(strata::generate::sweep2d(40, 30));
+  const DeviceCsr d = to_device(a);
+  const std::uint64_t rows = std::uint64_t(a.rows);
+  solve::SolvePolicy all_workers;
+  all_workers.serial_width_per_thread = 0;
+  Solve ts(SolveMode::Layered, all_workers);
+  ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower);
+  const std::uint64_t counters = 16 * ts.schedule().stretches.size();
+  const std::uint64_t level_views =
+      host_backend || !all_workers.device_layered_one_launch ? 0 : 16 * (ts.level_count() + 1);
+  EXPECT_EQ(ts.workspace_bytes(), 12 * rows + counters + level_views);
+  ts.set_mode(SolveMode::Dataflow);
+  EXPECT_EQ(ts.workspace_bytes(), 13 * rows + 16 * ts.schedule().stretches.size());
+  EXPECT_EQ(ts.host_bytes(), 8 * (2 * ts.level_count() + 1 + (host_backend ? 0 : ts.level_count() + 1)));
+}
+
 TEST(Solve, MisusedHandleIsATypedError) {
   Solve ts;
   Kokkos::View<double*, Mem> v("v", 3), b("b", 3), x("x", 3);

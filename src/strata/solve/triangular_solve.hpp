@@ -12,10 +12,14 @@
 // off-diagonal entries name; an upper triangle is levelled from the bottom).
 // It keeps the rows in level order (every level a contiguous range of
 // positions), each position's entry range and diagonal offset (so the solve
-// streams them in level order), one ready flag per row and the schedule the
-// solve policy (policy.hpp) picks from the level profile. It
-// keeps shallow copies of row_map and entries: they must stay unchanged
-// until the next symbolic().
+// streams them in level order; 12 bytes a row with 32-bit ordinals and
+// offsets, detail/row_layout.hpp) and the schedule the solve policy
+// (policy.hpp) picks from the level profile, and only the workspace that
+// schedule's kernels read: a one-byte ready flag per row where a dataflow
+// stretch waits on flags, two counters per stretch, and on a device the
+// level and slice offsets where a layered stretch runs in one launch
+// (set_mode() re-sizes it). It keeps shallow copies of row_map and entries:
+// they must stay unchanged until the next symbolic().
 //
 // solve() reads `values` (the CSR's values, in the entries' order) and one
 // right-hand side (rank-1 b and x) or several (rank-2 LayoutLeft b and x,
@@ -108,8 +112,15 @@ class TriangularSolve {
 
   /// The mode of the next solves (Automatic: the policy's schedule).
   void set_mode(SolveMode mode) {
+    if (symbolic_complete_) {
+      SolveSchedule schedule = policy_.schedule(shape_, mode);
+      Workspace workspace = workspace_for(ExecSpace(), schedule, level_offsets_, slices_, rows_,
+                                          ready_);
+      ExecSpace().fence();
+      schedule_ = std::move(schedule);
+      take(std::move(workspace));
+    }
     mode_ = mode;
-    if (symbolic_complete_) schedule_ = policy_.schedule(shape_, mode_);
   }
   SolveMode mode() const { return mode_; }
 
@@ -122,15 +133,56 @@ class TriangularSolve {
   const SolveSchedule& schedule() const { return schedule_; }
   Triangle triangle() const { return triangle_; }
   Diagonal diagonal() const { return diagonal_; }
-  /// Bytes of device memory the handle holds (its own Views, not the matrix).
+  /// Bytes of device memory the handle holds (its own Views, not the matrix):
+  /// the row layout, and the workspace of the current schedule.
   std::uint64_t workspace_bytes() const {
-    return order_.span() * sizeof(plan_ordinal) + layout_.span() * sizeof(plan_offset) +
-           ready_.span() * sizeof(std::uint32_t) + counters_.span() * sizeof(std::uint64_t) +
+    return layout_.order.span() * sizeof(plan_ordinal) +
+           layout_.first.span() * sizeof(plan_offset) +
+           layout_.shape.span() * sizeof(std::uint32_t) +
+           layout_.wide.span() * sizeof(plan_offset) + ready_.span() * sizeof(detail::ready_flag) +
+           counters_.span() * sizeof(std::uint64_t) +
            device_level_offsets_.span() * sizeof(std::uint64_t) +
            slice_offsets_.span() * sizeof(std::uint64_t);
   }
+  /// Bytes of host memory the handle holds beside: the level offsets, the
+  /// level profile and (device backends) the slice offsets, 8 bytes each.
+  std::uint64_t host_bytes() const {
+    return (level_offsets_.capacity() + slices_.capacity() + shape_.level_widths.capacity()) *
+           sizeof(std::uint64_t);
+  }
 
  private:
+  using Layout = detail::RowLayout<memory_space, plan_ordinal, plan_offset>;
+  using ReadyFlags = Kokkos::View<detail::ready_flag*, memory_space>;
+  using Counters = Kokkos::View<std::uint64_t*, memory_space>;
+  /// What a schedule's kernels need beside the row layout.
+  struct Workspace {
+    ReadyFlags ready;
+    Counters counters;
+    Kokkos::View<std::uint64_t*, memory_space> device_level_offsets;
+    Kokkos::View<std::uint64_t*, memory_space> slice_offsets;
+  };
+  /// Whether a kernel of `schedule` reads the ready flags: a dataflow
+  /// stretch of several workers (on a device every dataflow stretch).
+  static bool reads_flags(const SolveSchedule& schedule) {
+    bool flags = false;
+    for (const SolveStretch& st : schedule.stretches)
+      flags = flags || (st.mode == SolveMode::Dataflow &&
+                        (!is_host_backend_v<ExecSpace> || st.workers != 1));
+    return flags;
+  }
+  /// Allocates the workspace of `schedule` (keeps `ready` where it needs
+  /// flags and `ready` has them).
+  Workspace workspace_for(const ExecSpace& space, const SolveSchedule& schedule,
+                          const std::vector<std::uint64_t>& level_offsets,
+                          const std::vector<std::uint64_t>& slices, std::uint64_t rows,
+                          const ReadyFlags& ready) const;
+  void take(Workspace workspace) {
+    ready_ = workspace.ready;
+    counters_ = workspace.counters;
+    device_level_offsets_ = workspace.device_level_offsets;
+    slice_offsets_ = workspace.slice_offsets;
+  }
   template <class System>
   void run_stretches(const ExecSpace& space, const System& system);
   /// The checks common to both symbolic phases; returns the diagonal offsets.
@@ -145,8 +197,7 @@ class TriangularSolve {
               Diagonal diagonal, std::uint64_t nonzeros,
               Kokkos::View<plan_ordinal*, memory_space> order,
               Kokkos::View<plan_offset*, memory_space> diagonal_offset,
-              std::vector<std::uint64_t> level_offsets,
-              Kokkos::View<std::uint64_t*, memory_space> device_offsets);
+              std::vector<std::uint64_t> level_offsets);
   /// Device kernels: vector lanes per row (a power of two up to a warp, as
   /// many as the rows average entries) and rows per 128-thread team.
   static int device_lanes(std::uint64_t rows, std::uint64_t nonzeros) {
@@ -169,22 +220,23 @@ class TriangularSolve {
   std::uint64_t nonzeros_ = 0;  ///< row_map(rows): the entries the rows span
   row_map_type row_map_;
   entries_type entries_;
-  Kokkos::View<plan_ordinal*, memory_space> order_;            ///< position -> row
-  /// position -> its row's first entry, end entry and diagonal's offset
-  Kokkos::View<plan_offset* [3], memory_space> layout_;
-  Kokkos::View<std::uint32_t*, memory_space> ready_;           ///< row -> epoch of its x
-  /// A ticket counter per stretch (at most one per level), then a done
-  /// counter per level (host layered stretches); zeroed before each solve.
-  Kokkos::View<std::uint64_t*, memory_space> counters_;
+  Layout layout_;     ///< position -> row, its entries and diagonal
+  ReadyFlags ready_;  ///< row -> epoch of its x; empty where the schedule reads no flags
+  /// A ticket counter per stretch of the schedule, then a done counter per
+  /// stretch (layered stretches in one launch); zeroed before each solve.
+  Counters counters_;
   std::vector<std::uint64_t> level_offsets_;                   ///< level -> first position
-  Kokkos::View<std::uint64_t*, memory_space> device_level_offsets_;  ///< the same, on the device
+  /// The same on a device where a layered stretch runs in one launch (rule
+  /// D); empty otherwise (a host kernel reads level_offsets_).
+  Kokkos::View<std::uint64_t*, memory_space> device_level_offsets_;
   /// Device backends: level -> its first slice (device_team_threads / lanes
-  /// rows), over all levels (rule D's tickets); empty on host backends.
+  /// rows), over all levels (rule D's tickets), where device_level_offsets_
+  /// is; empty otherwise.
   Kokkos::View<std::uint64_t*, memory_space> slice_offsets_;
   std::vector<std::uint64_t> slices_;  ///< the same, on the host
   SolveShape shape_;
   SolveSchedule schedule_;
-  std::uint32_t epoch_ = 0;
+  detail::ready_flag epoch_ = 0;
 };
 
 template <class ExecSpace, class Ordinal, class Offset, class Scalar>
@@ -262,9 +314,8 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic(const ExecSpa
   std::vector<std::uint64_t> level_offsets(offsets.extent(0));
   for (std::size_t g = 0; g < offsets.extent(0); ++g) level_offsets[g] = offsets(g);
   if (level_offsets.empty()) level_offsets.push_back(0);
-  const auto device_offsets = device_copy(space, level_offsets);
   commit(space, rm, en, triangle, diagonal, nonzeros, order, diagonal_offset,
-         std::move(level_offsets), device_offsets);
+         std::move(level_offsets));
 }
 
 template <class ExecSpace, class Ordinal, class Offset, class Scalar>
@@ -358,7 +409,7 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::symbolic_from_levels(
         "give the schedule of this matrix and triangle (run the symbolic phase on it again)");
   }
   commit(space, rm, en, triangle, diagonal, nonzeros, order, diagonal_offset,
-         std::move(level_offsets), device_offsets);
+         std::move(level_offsets));
 }
 
 template <class ExecSpace, class Ordinal, class Offset, class Scalar>
@@ -375,12 +426,32 @@ auto TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::device_copy(
 }
 
 template <class ExecSpace, class Ordinal, class Offset, class Scalar>
+auto TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::workspace_for(
+    const ExecSpace& space, const SolveSchedule& schedule,
+    const std::vector<std::uint64_t>& level_offsets, const std::vector<std::uint64_t>& slices,
+    std::uint64_t rows, const ReadyFlags& ready) const -> Workspace {
+  Workspace w;
+  if (reads_flags(schedule))
+    w.ready = ready.extent(0) == rows
+                  ? ready
+                  : allocate_view<ReadyFlags>(rows, "solve::ready", true);
+  // A ticket counter and a done counter per stretch.
+  w.counters = allocate_view<Counters>(2 * schedule.stretches.size(), "solve::counters", true);
+  bool layered = false;
+  for (const SolveStretch& st : schedule.stretches) layered = layered || st.mode == SolveMode::Layered;
+  if (!is_host_backend_v<ExecSpace> && policy_.device_layered_one_launch && layered) {
+    w.device_level_offsets = device_copy(space, level_offsets);
+    w.slice_offsets = device_copy(space, slices);
+  }
+  return w;
+}
+
+template <class ExecSpace, class Ordinal, class Offset, class Scalar>
 void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
     const ExecSpace& space, row_map_type rm, entries_type en, Triangle triangle,
     Diagonal diagonal, std::uint64_t nonzeros, Kokkos::View<plan_ordinal*, memory_space> order,
     Kokkos::View<plan_offset*, memory_space> diagonal_offset,
-    std::vector<std::uint64_t> level_offsets,
-    Kokkos::View<std::uint64_t*, memory_space> device_offsets) {
+    std::vector<std::uint64_t> level_offsets) {
   const std::uint64_t rows = rm.extent(0) - 1;
   SolveShape shape;
   shape.host_backend = is_host_backend_v<ExecSpace>;
@@ -389,26 +460,31 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
   for (std::size_t g = 0; g + 1 < level_offsets.size(); ++g)
     shape.level_widths[g] = level_offsets[g + 1] - level_offsets[g];
   SolveSchedule schedule = policy_.schedule(shape, mode_);
-  auto ready = allocate_view<Kokkos::View<std::uint32_t*, memory_space>>(rows, "solve::ready", true);
-  // One ticket per stretch of any schedule set_mode() may pick (at most one
-  // per level), then one done counter per level.
   const std::uint64_t levels = shape.level_widths.size();
-  auto counters = allocate_view<Kokkos::View<std::uint64_t*, memory_space>>(
-      2 * levels + 1, "solve::counters", true);
-  // Each position's entry range and diagonal, in level order.
-  auto layout =
-      allocate_view<Kokkos::View<plan_offset* [3], memory_space>>(rows, "solve::layout");
-  detail::fill_row_layout(space, order, rm, diagonal_offset, layout);
+  // Each position's first entry, length and diagonal, in level order.
+  Layout layout;
+  layout.order = order;
+  const auto first =
+      allocate_view<Kokkos::View<plan_offset*, memory_space>>(rows, "solve::row_first");
+  const auto packed =
+      allocate_view<Kokkos::View<std::uint32_t*, memory_space>>(rows, "solve::row_shape");
+  Kokkos::View<plan_offset* [2], memory_space> wide;
+  if (detail::has_wide_row(space, rm))
+    wide = allocate_view<Kokkos::View<plan_offset* [2], memory_space>>(rows, "solve::wide_rows");
+  detail::fill_row_layout(space, order, rm, diagonal_offset, diagonal == Diagonal::Unit, first,
+                          packed, wide);
+  layout.first = first;
+  layout.shape = packed;
+  layout.wide = wide;
   // Rule D's slices: ceil(width / rows per slice) per level, as offsets.
-  Kokkos::View<std::uint64_t*, memory_space> slice_offsets;
   std::vector<std::uint64_t> slices;
   if (!shape.host_backend) {
     const std::uint64_t per = std::uint64_t(device_team_threads / device_lanes(rows, nonzeros));
     slices.assign(levels + 1, 0);
     for (std::uint64_t l = 0; l < levels; ++l)
       slices[l + 1] = slices[l] + (shape.level_widths[l] + per - 1) / per;
-    slice_offsets = device_copy(space, slices);
   }
+  Workspace workspace = workspace_for(space, schedule, level_offsets, slices, rows, ReadyFlags());
   space.fence();
 
   // Nothing has thrown: the handle takes the new state.
@@ -418,13 +494,9 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
   nonzeros_ = nonzeros;
   row_map_ = rm;
   entries_ = en;
-  order_ = order;
   layout_ = layout;
-  ready_ = ready;
-  counters_ = counters;
+  take(std::move(workspace));
   level_offsets_ = std::move(level_offsets);
-  device_level_offsets_ = device_offsets;
-  slice_offsets_ = slice_offsets;
   slices_ = std::move(slices);
   shape_ = std::move(shape);
   schedule_ = std::move(schedule);
@@ -469,28 +541,34 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace&
         "give the values of the matrix the symbolic phase was given, in its entries' order");
   const values_type v = values;
   if (diagonal_ == Diagonal::NonUnit) {
-    const std::uint64_t zero_pivot = detail::lowest_zero_diagonal(space, v, order_, layout_);
+    const std::uint64_t zero_pivot =
+        layout_.wide.extent(0) != 0
+            ? detail::lowest_zero_diagonal(space, v, layout_.template as<true>())
+            : detail::lowest_zero_diagonal(space, v, layout_.template as<false>());
     if (zero_pivot != detail::no_defect)
       throw detail::defect_error(zero_pivot, row_map_, entries_, triangle_);
   }
   if (rows_ == 0 || rhs == 0) return;
   if (++epoch_ == 0) {  // the epochs wrapped: clear the flags once
-    Kokkos::deep_copy(space, ready_, std::uint32_t(0));
+    Kokkos::deep_copy(space, ready_, detail::ready_flag(0));
     epoch_ = 1;
   }
   using BConst = Kokkos::View<typename B::const_data_type, typename B::array_layout, memory_space>;
   using XView = Kokkos::View<typename X::non_const_data_type, typename X::array_layout, memory_space>;
-  using System = detail::RowSystem<memory_space, Ordinal, Offset, Scalar, plan_ordinal,
-                                   plan_offset, BConst, XView>;
   // Flags are read only by dataflow stretches of several workers (on a
-  // device every dataflow stretch).
-  bool flags = false;
-  for (const SolveStretch& st : schedule_.stretches)
-    flags = flags || (st.mode == SolveMode::Dataflow &&
-                      (!is_host_backend_v<ExecSpace> || st.workers != 1));
-  System system{entries_, v, order_, layout_, ready_, b, x, rhs, epoch_,
-                diagonal_ == Diagonal::Unit, flags};
-  run_stretches(space, system);
+  // device every dataflow stretch); ready_ is allocated where they are.
+  const bool flags = reads_flags(schedule_);
+  const auto run = [&](auto wide) {
+    constexpr bool W = decltype(wide)::value;
+    using System = detail::RowSystem<memory_space, Ordinal, Offset, Scalar, plan_ordinal,
+                                     plan_offset, BConst, XView, W>;
+    System system{entries_, v, layout_.template as<W>(), ready_, b, x, rhs, epoch_,
+                  diagonal_ == Diagonal::Unit, flags};
+    run_stretches(space, system);
+  };
+  // The kernels for a layout with wide rows only where it has some.
+  if (layout_.wide.extent(0) != 0) run(std::true_type{});
+  else run(std::false_type{});
 }
 
 template <class ExecSpace, class Ordinal, class Offset, class Scalar>
@@ -516,7 +594,13 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
     if (wanted != 0 && wanted < league) league = wanted;
     return static_cast<int>(league < 1 ? 1 : league);
   };
-  const std::size_t done_base = level_offsets_.size();  // after a ticket per level
+  // counters_: a ticket per stretch, then a done counter per stretch.
+  const std::size_t done_base = schedule_.stretches.size();
+  // A host layered kernel reads the host's level offsets in place.
+  Kokkos::View<const std::uint64_t*, memory_space> level_offsets = device_level_offsets_;
+  if constexpr (host)
+    level_offsets = Kokkos::View<const std::uint64_t*, memory_space>(level_offsets_.data(),
+                                                                     level_offsets_.size());
   std::size_t ticket = 0;
   for (const SolveStretch& st : schedule_.stretches) {
     const std::size_t first = level_offsets_[st.first_level];
@@ -530,8 +614,9 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         const std::uint64_t slices = workers * policy_.slices_per_worker(shape_, st);
         Kokkos::parallel_for(
             "strata::solve::layered", Kokkos::RangePolicy<ExecSpace>(space, 0, workers),
-            detail::LevelSyncRows<System>{system, device_level_offsets_, counters_, ticket,
-                                          done_base, st.first_level, st.end_level, slices});
+            detail::LevelSyncRows<System>{system, level_offsets, counters_, ticket,
+                                          done_base + ticket, st.first_level, st.end_level,
+                                          slices});
         ++ticket;
       } else if (one_launch) {
         // Rule D: the stretch in one launch, a team per slice of a level.
@@ -541,9 +626,9 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
             "strata::solve::layered_one_launch",
             Kokkos::TeamPolicy<ExecSpace>(space, device_league(st, tickets, std::uint64_t(team)),
                                           team, lanes),
-            detail::LevelSyncTeamRows<System, ExecSpace>{system, device_level_offsets_,
+            detail::LevelSyncTeamRows<System, ExecSpace>{system, level_offsets,
                                                          slice_offsets_, counters_, ticket,
-                                                         done_base, st.first_level,
+                                                         done_base + ticket, st.first_level,
                                                          st.end_level});
         ++ticket;
       } else {

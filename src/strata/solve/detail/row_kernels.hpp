@@ -1,15 +1,16 @@
 #pragma once
 // The row kernels of TriangularSolve. They run rows in the handle's level
-// order: position p of `order` is a row, the rows of a level are contiguous,
-// and every row a row reads sits at a lower position. Each position also
-// keeps its row's entry range and diagonal offset (made at symbolic time), so
-// a kernel streams them in position order instead of reaching row_map and
-// the diagonal through the row index.
+// order: position p of the layout is a row, the rows of a level are
+// contiguous, and every row a row reads sits at a lower position. Each
+// position also keeps its row's entry range and diagonal offset (made at
+// symbolic time, row_layout.hpp), so a kernel streams them in position order
+// instead of reaching row_map and the diagonal through the row index.
 //
 //  * layered, host: one launch for a stretch of levels (LevelSyncRows):
 //    every level is cut into `parts` equal slices, workers take the slices
 //    in level order by ticket, and a slice starts once every slice of the
-//    level before has counted itself done. No launch or fork/join per level,
+//    levels before has counted itself done (one done counter per stretch).
+//    No launch or fork/join per level,
 //    no per-row flag. Forward progress needs no co-residency: a slice waits
 //    only on slices of lower tickets, all taken by workers already running.
 //  * layered, device: one launch per level over the level's positions, a
@@ -36,8 +37,12 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/spin_wait.hpp>
+#include <strata/solve/detail/row_layout.hpp>
 
 namespace strata::solve::detail {
+
+/// A row's ready flag: the epoch (solve count, wrapping at 255) of its x.
+using ready_flag = std::uint8_t;
 
 /// b(i) or b(i, j) for a rank-1 or rank-2 right-hand side.
 template <class V>
@@ -52,25 +57,26 @@ KOKKOS_FORCEINLINE_FUNCTION decltype(auto) at(const V& v, std::size_t i, std::si
 
 /// What every row kernel reads: the matrix, the level order, the flags.
 template <class Mem, class Ordinal, class Offset, class Scalar, class PlanOrdinal,
-          class PlanOffset, class B, class X>
+          class PlanOffset, class B, class X, bool Wide>
 struct RowSystem {
   using memory_space = Mem;
   using scalar_type = Scalar;
   Kokkos::View<const Ordinal*, Mem> entries;
   Kokkos::View<const Scalar*, Mem> values;
-  Kokkos::View<const PlanOrdinal*, Mem> order;        ///< position -> row
-  Kokkos::View<const PlanOffset* [3], Mem> layout;    ///< position -> its row's first and
-                                                      ///< end entry, diagonal offset
-  Kokkos::View<std::uint32_t*, Mem> ready;            ///< row -> epoch its x was set in
+  RowLayout<Mem, PlanOrdinal, PlanOffset, Wide> layout;  ///< position -> row, its entries, diagonal
+  /// row -> epoch its x was set in (a byte: the handle clears the flags when
+  /// the epoch wraps, once every 255 solves); empty where no kernel of the
+  /// schedule reads it
+  Kokkos::View<ready_flag*, Mem> ready;
   B b;
   X x;
   std::size_t rhs = 1;
-  std::uint32_t epoch = 1;
+  ready_flag epoch = 1;
   bool unit = false;
   bool flags = true;  ///< layered rows set their ready flag (a later dataflow stretch reads it)
 
-  KOKKOS_FORCEINLINE_FUNCTION Scalar pivot(std::size_t p) const {
-    return unit ? Scalar(1) : values(layout(p, 2));
+  KOKKOS_FORCEINLINE_FUNCTION Scalar pivot(PlanOffset diagonal) const {
+    return unit ? Scalar(1) : values(diagonal);
   }
 };
 
@@ -79,15 +85,16 @@ template <class System>
 struct LayeredRows {
   System s;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t p) const {
-    const std::size_t r = s.order(p);
-    const auto begin = s.layout(p, 0), end = s.layout(p, 1);
+    const std::size_t r = s.layout.row(p);
+    const auto span = s.layout.span(p);
+    const auto begin = span.begin, end = span.end;
     for (std::size_t j = 0; j < s.rhs; ++j) {
       typename System::scalar_type sum = at(s.b, r, j);
       for (auto e = begin; e < end; ++e) {
         const std::size_t c = static_cast<std::size_t>(s.entries(e));
         if (c != r) sum -= s.values(e) * at(s.x, c, j);
       }
-      at(s.x, r, j) = sum / s.pivot(p);
+      at(s.x, r, j) = sum / s.pivot(span.diagonal);
     }
     if (s.flags) s.ready(r) = s.epoch;
   }
@@ -107,15 +114,19 @@ struct InOrderRows {
 
 /// Layered, host: levels [first_level, end_level) in one launch of
 /// `workers` iterations. Ticket t is slice t % parts of level first_level +
-/// t / parts; a slice waits until done(level - 1) counts every slice of the
-/// level before, runs its rows one after another, and counts itself done.
+/// t / parts; a slice waits until the stretch's done counter counts every
+/// slice of the levels before its own, runs its rows one after another, and
+/// counts itself done. One counter serves every level: no slice of a level
+/// starts before the level below has ended, so slices end in level order and
+/// the count reaches (level - first_level) * parts exactly when the levels
+/// below `level` have all ended.
 template <class System>
 struct LevelSyncRows {
   System s;
   Kokkos::View<const std::uint64_t*, typename System::memory_space> level_offsets;
   Kokkos::View<std::uint64_t*, typename System::memory_space> counters;
   std::size_t ticket = 0;      ///< this stretch's ticket counter in `counters`
-  std::size_t done_base = 0;   ///< counters(done_base + l): slices of level l done
+  std::size_t done = 0;        ///< counters(done): the stretch's slices done
   std::size_t first_level = 0, end_level = 0;
   std::uint64_t parts = 1;     ///< slices per level
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t) const {
@@ -135,8 +146,9 @@ struct LevelSyncRows {
         // slice stays queued behind whatever else runs on the other core for
         // a whole time slice; a sleeping one leaves its core idle for it.
         constexpr std::uint64_t pure_spins = 16384;
-        const std::uint64_t* done = &counters(done_base + level - 1);
-        for (std::uint64_t spins = 0; volatile_load(done) != parts; ++spins)
+        const std::uint64_t* ended = &counters(done);
+        const std::uint64_t below = std::uint64_t(level - first_level) * parts;
+        for (std::uint64_t spins = 0; volatile_load(ended) < below; ++spins)
           spin_pause(spins < pure_spins ? 0 : spins);
         acquire_fence();
       }
@@ -145,7 +157,7 @@ struct LevelSyncRows {
       const std::uint64_t hi = begin + width * (part + 1) / parts;
       for (std::uint64_t p = lo; p < hi; ++p) row(std::size_t(p));
       release_fence();
-      Kokkos::atomic_fetch_add(&counters(done_base + level), std::uint64_t(1));
+      Kokkos::atomic_fetch_add(&counters(done), std::uint64_t(1));
     }
   }
 };
@@ -161,8 +173,9 @@ struct LayeredTeamRows {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int t) {
       const std::size_t p = base + std::size_t(t);
       if (p >= last) return;
-      const std::size_t r = s.order(p);
-      const auto begin = s.layout(p, 0), end = s.layout(p, 1);
+      const std::size_t r = s.layout.row(p);
+      const auto span = s.layout.span(p);
+      const auto begin = span.begin, end = span.end;
       for (std::size_t j = 0; j < s.rhs; ++j) {
         using Scalar = typename System::scalar_type;
         Scalar sum = 0;
@@ -174,7 +187,7 @@ struct LayeredTeamRows {
             },
             sum);
         Kokkos::single(Kokkos::PerThread(team),
-                       [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(p); });
+                       [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(span.diagonal); });
       }
       if (s.flags) Kokkos::single(Kokkos::PerThread(team), [&] { s.ready(r) = s.epoch; });
     });
@@ -185,8 +198,10 @@ struct LayeredTeamRows {
 /// Level l's slices are tickets slices(l) .. slices(l + 1) - 1 (slices is
 /// over all levels), each team_size rows, a row per team thread and its
 /// entries over the vector lanes. A team takes the stretch's slices by
-/// ticket; its first thread waits until done(level - 1) counts every slice
-/// of the level before, and a team barrier lets the other threads go.
+/// ticket; its first thread waits until the stretch's done counter counts
+/// every slice of the levels before (one counter for all levels, as in
+/// LevelSyncRows: slices end in level order), and a team barrier lets the
+/// other threads go.
 /// Forward progress needs no co-residency: a slice waits only on slices of
 /// lower tickets, taken by teams already running. The x of other rows is
 /// read with volatile loads: another multiprocessor wrote it during this
@@ -199,7 +214,7 @@ struct LevelSyncTeamRows {
   Kokkos::View<const std::uint64_t*, typename System::memory_space> slices;
   Kokkos::View<std::uint64_t*, typename System::memory_space> counters;
   std::size_t ticket = 0;     ///< this stretch's ticket counter in `counters`
-  std::size_t done_base = 0;  ///< counters(done_base + l): slices of level l done
+  std::size_t done = 0;       ///< counters(done): the stretch's slices done
   std::size_t first_level = 0, end_level = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
@@ -227,9 +242,9 @@ struct LevelSyncTeamRows {
       const std::size_t level = lo;
       if (level > first_level) {
         Kokkos::single(Kokkos::PerTeam(team), [&] {
-          const std::uint64_t want = slices(level) - slices(level - 1);
-          const std::uint64_t* done = &counters(done_base + level - 1);
-          for (std::uint64_t spins = 0; volatile_load(done) != want; ++spins) spin_pause(spins);
+          const std::uint64_t below = slices(level) - first_slice;
+          const std::uint64_t* ended = &counters(done);
+          for (std::uint64_t spins = 0; volatile_load(ended) < below; ++spins) spin_pause(spins);
           acquire_fence();
         });
         team.team_barrier();
@@ -238,8 +253,9 @@ struct LevelSyncTeamRows {
                             std::size_t(g - slices(level)) * rows_per_slice +
                             std::size_t(team.team_rank());
       if (p < std::size_t(level_offsets(level + 1))) {
-        const std::size_t r = s.order(p);
-        const auto begin = s.layout(p, 0), end = s.layout(p, 1);
+        const std::size_t r = s.layout.row(p);
+        const auto span = s.layout.span(p);
+        const auto begin = span.begin, end = span.end;
         for (std::size_t j = 0; j < s.rhs; ++j) {
           Scalar sum = 0;
           Kokkos::parallel_reduce(
@@ -250,7 +266,7 @@ struct LevelSyncTeamRows {
               },
               sum);
           Kokkos::single(Kokkos::PerThread(team),
-                         [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(p); });
+                         [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(span.diagonal); });
         }
         if (s.flags) Kokkos::single(Kokkos::PerThread(team), [&] { s.ready(r) = s.epoch; });
       }
@@ -259,7 +275,7 @@ struct LevelSyncTeamRows {
       team.team_barrier();
       Kokkos::single(Kokkos::PerTeam(team), [&] {
         release_fence();
-        Kokkos::atomic_fetch_add(&counters(done_base + level), std::uint64_t(1));
+        Kokkos::atomic_fetch_add(&counters(done), std::uint64_t(1));
       });
     }
   }
@@ -269,7 +285,7 @@ struct LevelSyncTeamRows {
 /// position, so some running worker sets it; see the header comment).
 template <class System>
 KOKKOS_FORCEINLINE_FUNCTION void wait_ready(const System& s, std::size_t c) {
-  const std::uint32_t* flag = &s.ready(c);
+  const ready_flag* flag = &s.ready(c);
   for (std::uint64_t spins = 0; volatile_load(flag) != s.epoch; ++spins) spin_pause(spins);
   acquire_fence();
 }
@@ -299,8 +315,9 @@ struct DataflowRows {
     }
   }
   KOKKOS_INLINE_FUNCTION void row(const std::size_t p) const {
-    const std::size_t r = s.order(p);
-    const auto begin = s.layout(p, 0), end = s.layout(p, 1);
+    const std::size_t r = s.layout.row(p);
+    const auto span = s.layout.span(p);
+    const auto begin = span.begin, end = span.end;
     for (std::size_t j = 0; j < s.rhs; ++j) {
       typename System::scalar_type sum = at(s.b, r, j);
       for (auto e = begin; e < end; ++e) {
@@ -309,7 +326,7 @@ struct DataflowRows {
         wait_ready(s, c);
         sum -= s.values(e) * volatile_load(&at(s.x, c, j));
       }
-      at(s.x, r, j) = sum / s.pivot(p);
+      at(s.x, r, j) = sum / s.pivot(span.diagonal);
     }
     publish(s, r);
   }
@@ -339,8 +356,9 @@ struct DataflowTeamRows {
       if (t >= chunks) return;  // the same t in every thread: the team leaves together
       const std::size_t p = first + std::size_t(t) * per_ticket + std::size_t(team.team_rank());
       if (p < last) {
-        const std::size_t r = s.order(p);
-        const auto begin = s.layout(p, 0), end = s.layout(p, 1);
+        const std::size_t r = s.layout.row(p);
+        const auto span = s.layout.span(p);
+        const auto begin = span.begin, end = span.end;
         for (std::size_t j = 0; j < s.rhs; ++j) {
           Scalar sum = 0;
           Kokkos::parallel_reduce(
@@ -353,7 +371,7 @@ struct DataflowTeamRows {
               },
               sum);
           Kokkos::single(Kokkos::PerThread(team),
-                         [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(p); });
+                         [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(span.diagonal); });
         }
         Kokkos::single(Kokkos::PerThread(team), [&] { publish(s, r); });
       }
