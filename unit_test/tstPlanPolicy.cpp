@@ -20,6 +20,21 @@ namespace {
 
 using test::expect_plan_error;
 
+/// A planner step request at layer 3 of a walk over 100,000 waves and
+/// 400,000 dependencies on a space of `limits.concurrency` threads.
+PlanStepRequest walk_request(const DeviceLimits& limits, PlanMode mode, std::uint64_t frontier) {
+  PlanStepRequest r;
+  r.mode = mode;
+  r.concurrency = limits.concurrency;
+  r.waves = 100000;
+  r.dependencies = 400000;
+  r.started = true;
+  r.layer = 3;
+  r.frontier = frontier;
+  r.layer_request = layer_request(limits, r.waves, r.dependencies, frontier, frontier, 3, 0);
+  return r;
+}
+
 TEST(PlanPolicy, MalformedLimitsAreErrors) {
   LaunchConfig config;
   expect_plan_error(ErrorKind::InvalidDeviceLimits, [&] { config.launch_recommendation(8, 0, 65535, 1024); });
@@ -104,16 +119,8 @@ TEST(PlanPolicy, PlannerStepsFollowRulesTKAndP1ToP6) {
   limits.max_team_size = limits.max_invocations_per_team = 256;
   limits.max_league_size = 65535;
   auto request = [&](PlanMode mode, std::uint64_t frontier, bool device) {
-    PlanStepRequest r;
-    r.mode = mode;
+    PlanStepRequest r = walk_request(limits, mode, frontier);
     r.device_backend = device;
-    r.concurrency = 1000;
-    r.waves = 100000;
-    r.dependencies = 400000;
-    r.started = true;
-    r.layer = 3;
-    r.frontier = frontier;
-    r.layer_request = layer_request(limits, r.waves, r.dependencies, frontier, frontier, 3, 0);
     return r;
   };
   auto step = [&](const PlanStepRequest& r) { return policy.choose_step(r).step; };
@@ -233,16 +240,8 @@ TEST(PlanPolicy, NarrowTopDownLayersOfAHostPoolRunOnOneThread) {
   limits.max_team_size = limits.max_invocations_per_team = 1;
   limits.max_league_size = 65535;
   auto request = [&](PlanMode mode, std::uint64_t frontier) {
-    PlanStepRequest r;
-    r.mode = mode;
-    r.concurrency = 2;
+    PlanStepRequest r = walk_request(limits, mode, frontier);
     r.one_thread_space = true;
-    r.waves = 100000;
-    r.dependencies = 400000;
-    r.started = true;
-    r.layer = 3;
-    r.frontier = frontier;
-    r.layer_request = layer_request(limits, r.waves, r.dependencies, frontier, frontier, 3, 0);
     return r;
   };
   const std::uint64_t threshold = 2 * policy.one_thread_max_frontier_per_thread;

@@ -50,6 +50,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <strata/core/error.hpp>
+#include <strata/core/one_thread_policy.hpp>
 #include <strata/core/profiling_region.hpp>
 #include <strata/core/resident_teams.hpp>
 #include <strata/core/storage.hpp>
@@ -608,8 +609,8 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
     if (st.mode == SolveMode::Layered) {
       if constexpr (host) {
         // Rules L and B (policy.hpp): the stretch in one launch, its levels
-        // in slices taken by ticket, synchronised by the levels' done
-        // counters.
+        // in slices taken by ticket, synchronised by the stretch's done
+        // counter.
         const std::uint64_t workers = static_cast<std::uint64_t>(space.concurrency());
         const std::uint64_t slices = workers * policy_.slices_per_worker(shape_, st);
         Kokkos::parallel_for(
@@ -654,21 +655,13 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
                                                 first,   last,     static_cast<std::size_t>(chunk)};
         // One worker (rule C): the stretch's rows in level order, which is a
         // substitution order, so no row waits and none publishes with a
-        // fence. On the Serial space where the build has it: a launch of a
-        // multi-threaded host space would leave its other threads spinning
-        // at the launch's end barrier, and on a loaded or oversubscribed
-        // machine they take the worker's core.
+        // fence. On one_thread_space (Kokkos::Serial where the build has it):
+        // a launch of a multi-threaded host space would leave its other
+        // threads spinning at the launch's end barrier, and on a loaded or
+        // oversubscribed machine they take the worker's core.
         if (workers == 1) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-          space.fence();
-          Kokkos::parallel_for("strata::solve::in_order",
-                               Kokkos::RangePolicy<Kokkos::Serial>(first, last),
-                               detail::LayeredRows<System>{system});
-#else
-          Kokkos::parallel_for("strata::solve::in_order",
-                               Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+          Kokkos::parallel_for("strata::solve::in_order", one_thread_policy(space),
                                detail::InOrderRows<System>{system, first, last});
-#endif
           ++ticket;
           continue;
         }
