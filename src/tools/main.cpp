@@ -27,6 +27,7 @@
 #include "commands.hpp"
 #include "mpi_session.hpp"
 #include "kokkos_options.hpp"
+#include "openmp_spin_bound.hpp"
 #include "output.hpp"
 #include "suggest.hpp"
 #include "usage.hpp"
@@ -284,6 +285,7 @@ void print_error(const std::string& message, const char* after = "") {
 
 int main(int argc, char* argv[]) {
   namespace tools = strata::tools;
+  tools::bound_openmp_spin(argv);  // first: may execute the tool again
   tools::prepare_standard_streams();
   tools::default_openmp_binding();  // before anything starts OpenMP: no Kokkos warning
   // Kokkos sees only its own options (not --help, --threads, ... meant for strata).

@@ -60,6 +60,22 @@ host_pool = pool is not None and pool.group(1) in ("OpenMP", "Threads") and int(
 check("--time counts the layers run on one thread",
       rc == 0 and counters.get("one_thread_steps") ==
       (counters.get("sparse_layers") if host_pool else "0"), err)
+# The other half of item 6: with GNU OpenMP the tool bounds an idle thread's
+# spin (GOMP_SPINCOUNT=10000, set before libgomp starts), unless the user set
+# a wait policy. OMP_DISPLAY_ENV=verbose makes libgomp print what it runs with.
+def libgomp_spincount(extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    env.update(OMP_DISPLAY_ENV="verbose", **extra)
+    rc, out, err = run("gen", "chain", "3", env=env)
+    return rc, re.findall(r"GOMP_SPINCOUNT = '(\d+)'", err)
+rc, shown = libgomp_spincount({})
+if shown:  # a GNU OpenMP build (libgomp prints once per start: the last is the one that ran)
+    check("the tool bounds libgomp's spin", rc == 0 and shown[-1] == "10000", shown)
+    rc, shown = libgomp_spincount({"GOMP_SPINCOUNT": "5"})
+    check("a user's GOMP_SPINCOUNT stands", rc == 0 and shown == ["5"], shown)
+    rc, shown = libgomp_spincount({"OMP_WAIT_POLICY": "active"})
+    check("a user's OMP_WAIT_POLICY stands", rc == 0 and len(shown) == 1 and shown[0] != "10000",
+          shown)
 rc, out, err = run("plan", "--demo")
 check("demo", rc == 0 and out.startswith("groups 22 barriers 21\n0\n1 8 64\n"), out[:80])
 check("demo has every wave", sorted(int(w) for line in out.splitlines()[1:] for w in line.split())
