@@ -103,10 +103,12 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
   const std::vector<double> ref = host_solve(a, b, lower, unit);
   std::vector<std::vector<double>> xs;
   // Every mode, and two policies beside the standard one: dataflow on every
-  // worker whatever the widths (rule C off), and auto with a low width for
-  // rule W (mixed stretches on small matrices).
+  // worker whatever the widths (rule C off; on a device a whole resident
+  // league in flight, rule A off), and auto with a low width for rule W
+  // (mixed stretches on small matrices).
   solve::SolvePolicy all_workers;
   all_workers.serial_width_per_thread = 0;
+  all_workers.device_lookahead_levels = 0;
   solve::SolvePolicy mixed;
   mixed.layered_min_width_host_per_thread = 4;
   mixed.layered_min_width_device = 8;
@@ -304,6 +306,9 @@ TEST(Solve, PolicyDeviceLookaheadSizesTheLeagueFromTheMeanWidth) {
   shape.host_backend = false;
   shape.level_widths = {10, 30, 50, 70};  // mean width 40
   const solve::SolveStretch all{0, 4, SolveMode::Dataflow, 0};
+  EXPECT_EQ(policy.device_lookahead_levels, 2u);  // the standard policy: two levels in flight
+  EXPECT_EQ(policy.device_teams_in_flight(shape, all, 4), 20u);
+  policy.device_lookahead_levels = 0;
   EXPECT_EQ(policy.device_teams_in_flight(shape, all, 4), 0u);  // rule A off: the whole league
   policy.device_lookahead_levels = 8;  // 320 rows in flight
   EXPECT_EQ(policy.device_teams_in_flight(shape, all, 4), 80u);

@@ -52,7 +52,8 @@
 //    worth of rows at once (the stretch's mean width times that many
 //    levels), not a whole resident league: rows further ahead cannot start
 //    before the levels below them end, and every waiting row polls memory
-//    that the rows on the critical path need.
+//    that the rows on the critical path need. Two levels is the best of the
+//    grid `strata_solve_bench --tune` measures (docs/solve.md).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -92,7 +93,7 @@ struct SolvePolicy {
   std::uint64_t serial_width_per_thread = 512;            ///< rule C: rows per level per thread
   std::uint64_t balance_rows_per_slice = 1024;            ///< rule B: rows per slice
   bool device_layered_one_launch = false;                 ///< rule D
-  std::uint64_t device_lookahead_levels = 0;              ///< rule A (0: a resident league)
+  std::uint64_t device_lookahead_levels = 2;              ///< rule A (0: a resident league)
   int device_dataflow_warps_per_team = 4;                 ///< device dataflow: rows per ticket
 
   /// Rule A: teams of `rows_per_team` rows a device launch of `st` needs to
