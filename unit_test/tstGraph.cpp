@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <strata/core/atomics.hpp>
 #include <strata/strata.hpp>
 
 #include "test_helpers.hpp"
@@ -238,3 +239,50 @@ TEST(DependencyGraph, InvalidInputBuildsNothing) {
 
 }  // namespace
 }  // namespace strata::test
+
+// The counters the graph, plan and executor modules update concurrently
+// (core/atomics.hpp): 16- and 8-bit counters under heavy contention (one
+// counter for half the threads: a hub's degree), beside neighbours in the
+// same 32-bit word that other threads update at the same time. On a device
+// these take a native 32-bit atomic on the word that holds them: every update
+// must land, each old value must be seen once, and no neighbour may change.
+// As everywhere in Strata, no counter leaves its type's range.
+template <class T>
+void check_small_counters_under_contention() {
+  using Mem = TEST_EXECSPACE::memory_space;
+  const std::size_t n = sizeof(T) == 1 ? 400 : 60000;  // 2 * updates of the hub
+  Kokkos::View<T*, Mem> counters("counters", 8);
+  Kokkos::View<T*, Mem> olds("olds", n / 2);
+  auto init = Kokkos::create_mirror(counters);  // a copy on every backend: the initial values
+  for (std::size_t i = 0; i < 8; ++i) init(i) = T(3 * i + 1);
+  init(1) = T(n / 2 + 1);  // goes down by up to n / 2 at once, never below zero
+  Kokkos::deep_copy(counters, init);
+  Kokkos::parallel_for(
+      "hub", Kokkos::RangePolicy<TEST_EXECSPACE>(0, n), KOKKOS_LAMBDA(const std::size_t i) {
+        // even i: the hub, counter 2; odd i: its neighbour 3 up, and
+        // neighbour 1 (the same 32-bit word) down and up again.
+        if (i % 2 == 0) {
+          olds(i / 2) = strata::fetch_add<TEST_EXECSPACE>(&counters(2), T(1));
+        } else {
+          strata::fetch_add<TEST_EXECSPACE>(&counters(3), T(1));
+          strata::fetch_sub<TEST_EXECSPACE>(&counters(1), T(1));
+          strata::fetch_add<TEST_EXECSPACE>(&counters(1), T(1));
+        }
+      });
+  auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counters);
+  for (std::size_t i = 0; i < 8; ++i) {
+    const T expected = (i == 2 || i == 3) ? T(init(i) + n / 2) : init(i);
+    EXPECT_EQ(got(i), expected) << "counter " << i << " of " << sizeof(T) << " bytes";
+  }
+  auto seen = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), olds);
+  std::vector<T> sorted(seen.data(), seen.data() + seen.extent(0));
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t k = 0; k < sorted.size(); ++k)
+    ASSERT_EQ(sorted[k], T(init(2) + k)) << "old values of the hub, " << sizeof(T) << " bytes";
+}
+
+TEST(CoreAtomics, SmallCountersUnderContentionKeepTheirNeighbours) {
+  check_small_counters_under_contention<std::uint16_t>();
+  check_small_counters_under_contention<std::int16_t>();
+  check_small_counters_under_contention<std::uint8_t>();
+}

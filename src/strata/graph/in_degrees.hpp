@@ -14,6 +14,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/atomics.hpp>
 #include <strata/core/even_parts.hpp>
 #include <strata/graph/dependency_graph.hpp>
 
@@ -61,14 +62,14 @@ void count_in_degrees(const ExecSpace& space, std::size_t waves, const EntriesVi
       });
 }
 
-/// Devices: one atomic per entry.
+/// Devices: one atomic per entry (core/atomics.hpp: native for 16-bit counts).
 template <class ExecSpace, class EntriesView, class InDegreeView>
 void count_in_degrees(const ExecSpace& space, std::size_t, const EntriesView& entries,
                       const InDegreeView& in_degree, std::false_type /*by owner*/) {
   using T = typename InDegreeView::non_const_value_type;
   Kokkos::parallel_for(
       "strata::graph::in_degrees", Kokkos::RangePolicy<ExecSpace>(space, 0, entries.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t e) { Kokkos::atomic_fetch_add(&in_degree(entries(e)), T(1)); });
+      KOKKOS_LAMBDA(const std::size_t e) { strata::fetch_add<ExecSpace>(&in_degree(entries(e)), T(1)); });
 }
 
 }  // namespace graph::detail

@@ -52,6 +52,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/atomics.hpp>  // 16-bit counters: native on devices
 #include <strata/core/device_barrier.hpp>
 #include <strata/core/spin_wait.hpp>
 #include <strata/core/storage.hpp>
@@ -261,7 +262,7 @@ struct DataflowKernel {
       const std::uint64_t last = row_map(completed + 1);
       for (std::uint64_t e = row_map(completed); e < last; ++e) {
         const Ordinal t = entries(e);
-        if (Kokkos::atomic_fetch_sub(&remaining(t), Offset(1)) != Offset(1)) continue;
+        if (strata::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) != Offset(1)) continue;
         if (held) {
           queue.push(t);
         } else {
@@ -421,7 +422,7 @@ struct DataflowKernel {
             release_fence();  // the team's writes, before the counters
             for (std::uint64_t e = first; e < last; ++e) {
               const Ordinal t = entries(e);
-              if (Kokkos::atomic_fetch_sub(&remaining(t), Offset(1)) != Offset(1)) continue;
+              if (strata::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) != Offset(1)) continue;
               if (L.held == code_idle)
                 L.held = static_cast<std::uint64_t>(t);
               else
@@ -438,7 +439,7 @@ struct DataflowKernel {
       release_fence();  // this thread publishes with its own atomics
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::uint64_t e) {
         const Ordinal t = entries(e);
-        if (Kokkos::atomic_fetch_sub(&remaining(t), Offset(1)) == Offset(1)) queue.push(t);
+        if (strata::fetch_sub<ExecSpace>(&remaining(t), Offset(1)) == Offset(1)) queue.push(t);
       });
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
@@ -473,7 +474,7 @@ DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start(
       "strata::execute::dataflow_in_degrees",
       Kokkos::RangePolicy<ExecSpace>(space, 0, entries.extent(0)),
       KOKKOS_LAMBDA(const std::size_t e) {
-        Kokkos::atomic_fetch_add(&in_degree(entries(e)), Offset(1));
+        strata::fetch_add<ExecSpace>(&in_degree(entries(e)), Offset(1));
       });
   std::uint64_t count = 0;
   Kokkos::parallel_reduce(
@@ -556,7 +557,7 @@ void prepare_dataflow(const ExecSpace& space, const WaveState<ExecSpace, Ordinal
         if (state(u) == done) return;
         const std::uint64_t last = row_map(u + 1);
         for (std::uint64_t e = row_map(u); e < last; ++e)
-          Kokkos::atomic_fetch_add(&remaining(entries(e)), Offset(1));
+          strata::fetch_add<ExecSpace>(&remaining(entries(e)), Offset(1));
       });
   Kokkos::parallel_scan(
       "strata::execute::dataflow_ready", Kokkos::RangePolicy<ExecSpace>(space, 0, waves),

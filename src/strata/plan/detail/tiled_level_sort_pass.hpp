@@ -25,6 +25,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/atomics.hpp>
 #include <strata/core/resident_teams.hpp>  // is_host_backend_v
 
 namespace strata::plan::detail {
@@ -104,7 +105,7 @@ struct TiledSortPass {
           const std::size_t lo = std::size_t(m.league_rank()) * p.tile;
           const std::size_t hi = lo + p.tile < p.n ? lo + p.tile : p.n;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, lo, hi), [&](const std::size_t i) {
-            Kokkos::atomic_add(&hist(p.digit_at(i)), Ordinal(1));
+            strata::fetch_add<ExecSpace>(&hist(p.digit_at(i)), Ordinal(1));  // native on 16-bit
           });
           m.team_barrier();
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, p.digits), [&](const std::size_t d) {
