@@ -38,9 +38,8 @@ class Strata(CMakePackage, CudaPackage, ROCmPackage):
 
     version("main", branch="main")
     # A release adds its line here, with the sha256 that
-    # `scripts/make_release_tarball.sh VERSION <release commit> | tail -1` prints
-    # (0.3.0 is not released yet: scripts/test_spack.sh tests it from a tarball
-    # of the checkout).
+    # `scripts/make_release_tarball.sh VERSION <release tag> | tail -1` prints.
+    version("0.3.0", sha256="ba26a3d44bd636be7ba22ab761d9676c6478e9a47cccc1d8bb8c5074acc679c9")
     version("0.2.0", sha256="3f0c732b8bbf59b95dc18ad9cd9772c2f4bb04e3a6a4e8237fb2118cea02bc68")
 
     # Host backends, forwarded to Kokkos (cuda / cuda_arch and rocm /
