@@ -259,8 +259,9 @@ void check_small_counters_under_contention() {
   Kokkos::deep_copy(counters, init);
   Kokkos::parallel_for(
       "hub", Kokkos::RangePolicy<TEST_EXECSPACE>(0, n), KOKKOS_LAMBDA(const std::size_t i) {
-        // even i: the hub, counter 2; odd i: its neighbour 3 up, and
-        // neighbour 1 (the same 32-bit word) down and up again.
+        // even i: the hub, counter 2; odd i: its neighbour 3 (the hub's
+        // word) up, and counter 1 (the hub's word for 8-bit counters, its
+        // neighbour 0's for 16-bit ones) down and up again.
         if (i % 2 == 0) {
           olds(i / 2) = strata::fetch_add<TEST_EXECSPACE>(&counters(2), T(1));
         } else {
