@@ -655,8 +655,11 @@ TEST(PlannerModes, NarrowLayersRunOnOneThreadWithTheSamePlan) {
   // source releases `narrow` waves (one layer exactly at the threshold), all
   // of which a sink waits for, then a chain of 300 (ids in topological order
   // reversed, so that no mode levels them in one pass).
+  // (On a device or one thread the rule never fires, and `narrow` counts the
+  // device's whole concurrency: tens of millions of waves on a GPU. A wide
+  // layer of 4,096 waves then shows the same.)
   std::vector<Dep> wide_narrow;
-  const std::uint32_t wide = static_cast<std::uint32_t>(narrow), tail = 300;
+  const std::uint32_t wide = static_cast<std::uint32_t>(pool_host ? narrow : 4096), tail = 300;
   const std::uint32_t waves = 2 + wide + tail;
   const auto id = [&](std::uint32_t i) { return waves - 1 - i; };
   for (std::uint32_t i = 1; i <= wide; ++i) wide_narrow.push_back({id(0), id(i)});
