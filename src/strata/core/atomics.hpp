@@ -39,17 +39,19 @@ inline constexpr bool is_serial_space_v =
 #define STRATA_LANE_ATOMICS 1
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "lane atomics assume little-endian words");
 
-/// The aligned 32-bit word holding *ptr, and the shift of *ptr's lane in it.
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION std::uint32_t* lane_word(T* ptr, unsigned& shift) {
+/// *ptr += value (or -= value: Subtract) by one native 32-bit atomic on the
+/// aligned word that holds *ptr, the operand shifted to *ptr's lane; returns
+/// the old value.
+template <bool Subtract, class T>
+KOKKOS_FORCEINLINE_FUNCTION T lane_fetch_add(T* ptr, T value) {
   const auto address = reinterpret_cast<std::uintptr_t>(ptr);
-  shift = 8u * static_cast<unsigned>(address & 3u);
-  return reinterpret_cast<std::uint32_t*>(address & ~std::uintptr_t(3));
-}
-
-template <class T>
-KOKKOS_FORCEINLINE_FUNCTION std::uint32_t lane_operand(T value, unsigned shift) {
-  return static_cast<std::uint32_t>(static_cast<std::make_unsigned_t<T>>(value)) << shift;
+  const unsigned shift = 8u * static_cast<unsigned>(address & 3u);
+  auto* word = reinterpret_cast<std::uint32_t*>(address & ~std::uintptr_t(3));
+  const std::uint32_t operand =
+      static_cast<std::uint32_t>(static_cast<std::make_unsigned_t<T>>(value)) << shift;
+  const std::uint32_t old = Subtract ? Kokkos::atomic_fetch_sub(word, operand)
+                                     : Kokkos::atomic_fetch_add(word, operand);
+  return static_cast<T>(old >> shift);
 }
 #endif
 
@@ -65,11 +67,7 @@ KOKKOS_FORCEINLINE_FUNCTION T fetch_add(T* ptr, T value) {
     return old;
   } else {
 #ifdef STRATA_LANE_ATOMICS
-    if constexpr (is_lane_counter_v<T>) {
-      unsigned shift = 0;
-      std::uint32_t* word = lane_word(ptr, shift);
-      return static_cast<T>(Kokkos::atomic_fetch_add(word, lane_operand(value, shift)) >> shift);
-    }
+    if constexpr (is_lane_counter_v<T>) return lane_fetch_add<false>(ptr, value);
 #endif
     return Kokkos::atomic_fetch_add(ptr, value);
   }
@@ -84,11 +82,7 @@ KOKKOS_FORCEINLINE_FUNCTION T fetch_sub(T* ptr, T value) {
     return old;
   } else {
 #ifdef STRATA_LANE_ATOMICS
-    if constexpr (is_lane_counter_v<T>) {
-      unsigned shift = 0;
-      std::uint32_t* word = lane_word(ptr, shift);
-      return static_cast<T>(Kokkos::atomic_fetch_sub(word, lane_operand(value, shift)) >> shift);
-    }
+    if constexpr (is_lane_counter_v<T>) return lane_fetch_add<true>(ptr, value);
 #endif
     return Kokkos::atomic_fetch_sub(ptr, value);
   }
