@@ -357,29 +357,34 @@ Record run(const Options& opt, const std::string& label, const HostCsr& a) {
     m.workspace_bytes = ts.workspace_bytes();
     finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });
   }
-  // --tune: the device launch knobs (SolvePolicy rules A and D, the dataflow
-  // kernel's rows per ticket) over a grid, each a method of its own.
+  // --tune: the device launch knobs (SolvePolicy rules A, D and V, the
+  // dataflow kernel's rows per ticket) over a grid, each a method of its own
+  // ("-flags": rule V off, the dataflow rows wait on ready flags).
   if (opt.tune && !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
     struct Variant {
       SolveMode mode;
       bool one_launch;
       int warps;
       std::uint64_t lookahead;
+      bool value_ready;
     };
     std::vector<Variant> grid;
-    for (const std::uint64_t la : {0, 2, 8, 32})
-      for (const int w : {1, 4}) grid.push_back({SolveMode::Dataflow, false, w, la});
-    for (const std::uint64_t la : {0, 2, 8, 32}) grid.push_back({SolveMode::Layered, true, 4, la});
+    for (const bool value_ready : {true, false})
+      for (const std::uint64_t la : {0, 2, 8})
+        for (const int w : {1, 4}) grid.push_back({SolveMode::Dataflow, false, w, la, value_ready});
+    for (const std::uint64_t la : {0, 2, 8}) grid.push_back({SolveMode::Layered, true, 4, la, true});
     for (const Variant& v : grid) {
       strata::solve::SolvePolicy policy = strata::solve::SolvePolicy::standard();
       policy.device_layered_one_launch = v.one_launch;
       policy.device_dataflow_warps_per_team = v.warps;
       policy.device_lookahead_levels = v.lookahead;
+      policy.device_value_ready = v.value_ready;
       Solve ts(v.mode, policy);
       ts.symbolic(ExecSpace(), row_map, entries, strata::solve::Triangle::Lower);
       Method m;
       m.name = v.mode == SolveMode::Dataflow
-                   ? "tune-df-w" + std::to_string(v.warps) + "-la" + std::to_string(v.lookahead)
+                   ? "tune-df-w" + std::to_string(v.warps) + "-la" + std::to_string(v.lookahead) +
+                         (v.value_ready ? "" : "-flags")
                    : "tune-ls-la" + std::to_string(v.lookahead);
       m.note = schedule_note(ts);
       finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });

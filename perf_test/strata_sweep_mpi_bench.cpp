@@ -525,7 +525,21 @@ int main(int argc, char* argv[]) {
     clear(p);
     loop.run(comm, p.data);
     ok = ok && matches_serial(comm, p);
-    const double t_strata = timed(comm, a.repeats, [&] { run_strata(executor, p, options); });
+    // Where each rank's time goes in Strata's runs (DistributedRunReport),
+    // summed over the timed repeats.
+    double prof_elapsed = 0, prof_waves = 0, prof_idle = 0;
+    const double t_strata = timed(comm, a.repeats, [&] {
+      strata::distributed::DistributedRunReport r;
+      run_strata(executor, p, options, &r);
+      prof_elapsed += r.elapsed_seconds;
+      prof_waves += r.wave_seconds;
+      prof_idle += r.idle_seconds;
+    });
+    std::vector<double> prof(3 * std::size_t(comm.size()));
+    {
+      const double mine[3] = {prof_elapsed, prof_waves, prof_idle};
+      MPI_Gather(mine, 3, MPI_DOUBLE, prof.data(), 3, MPI_DOUBLE, 0, comm.comm());
+    }
     const double t_bsp = timed(comm, a.repeats, [&] { bsp.run(comm, p.data); });
     const double t_loop = timed(comm, a.repeats, [&] { loop.run(comm, p.data); });
 
@@ -599,7 +613,22 @@ int main(int argc, char* argv[]) {
       const double eff_bsp = a.weak ? t_one / t_bsp : t_one / (double(ranks) * t_bsp);
       const double eff_loop = a.weak ? t_one / t_loop : t_one / (double(ranks) * t_loop);
       const std::uint64_t deps_chain = K > 0 ? 2 * K - 1 : 0;
-      char line[2048];
+      // The profile: shares of each rank's own run time, mean and largest over
+      // ranks, and the ranks' wave time together against the 1-rank anchor's
+      // whole time for the same waves (above 1: the waves cost more spread
+      // over ranks, e.g. a launch per small batch).
+      double wave_mean = 0, wave_max = 0, idle_mean = 0, idle_max = 0, wave_sum = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const double el = prof[3 * r] > 0 ? prof[3 * r] : 1;
+        const double w = prof[3 * r + 1] / el, i = prof[3 * r + 2] / el;
+        wave_mean += w / ranks;
+        idle_mean += i / ranks;
+        wave_max = std::max(wave_max, w);
+        idle_max = std::max(idle_max, i);
+        wave_sum += prof[3 * r + 1] / a.repeats;
+      }
+      const double wave_over_anchor = t_one > 0 ? wave_sum / ((a.weak ? ranks : 1) * t_one) : 0;
+      char line[2560];
       std::snprintf(line, sizeof line,
                     "{\"bench\":\"strata_sweep_mpi\",\"scaling\":\"%s\",\"ranks\":%d,\"px\":%d,\"py\":%d,"
                     "\"blocks\":[%d,%d,%d],\"bs\":%d,\"waves\":%llu,\"groups\":%zu,\"backend\":\"%s\","
@@ -610,7 +639,9 @@ int main(int argc, char* argv[]) {
                     "\"strata_over_kba\":%.4f},"
                     "\"speedup\":{\"strata_over_bulk_sync\":%.4f,\"strata_over_host_loop\":%.4f},"
                     "\"pingpong\":{\"dependencies\":%llu,\"strata_us_per_dependency\":%.4g,"
-                    "\"mpi_us_per_hop\":%.4g}}",
+                    "\"mpi_us_per_hop\":%.4g},"
+                    "\"profile\":{\"wave_share_mean\":%.4f,\"wave_share_max\":%.4f,\"idle_share_mean\":%.4f,"
+                    "\"idle_share_max\":%.4f,\"wave_time_over_anchor\":%.4f}}",
                     a.weak ? "weak" : "strong", ranks, grid.px, grid.py, grid.nbx, grid.nby, grid.nbz,
                     grid.bs, (unsigned long long)grid.waves(), p.plan.group_count(), Space::name(),
                     int(Space().concurrency()), strata::execute_mode_name(a.mode),
@@ -620,7 +651,8 @@ int main(int argc, char* argv[]) {
                     t_strata, t_bsp, t_loop, t_one, eff, eff_bsp, eff_loop, kba_ideal, eff / kba_ideal,
                     t_bsp / t_strata, t_loop / t_strata, (unsigned long long)deps_chain,
                     deps_chain ? t_chain * 1e6 / double(deps_chain) : 0.0,
-                    deps_chain ? t_mpi * 1e6 / double(deps_chain) : 0.0);
+                    deps_chain ? t_mpi * 1e6 / double(deps_chain) : 0.0, wave_mean, wave_max, idle_mean,
+                    idle_max, wave_over_anchor);
       std::printf("%s\n", line);
       std::printf("| %-6s | ranks %2d (%dx%d) | blocks %dx%dx%d of %d^3 | strata %.4g s | bulk-sync %.4g s | "
                   "host loop %.4g s | 1 rank %.4g s | eff %.2f (KBA ideal %.2f) | x%.2f vs bulk-sync, x%.2f vs loop | "
@@ -629,6 +661,10 @@ int main(int argc, char* argv[]) {
                   t_strata, t_bsp, t_loop, t_one, eff, kba_ideal, t_bsp / t_strata, t_loop / t_strata,
                   deps_chain ? t_chain * 1e6 / double(deps_chain) : 0.0,
                   deps_chain ? t_mpi * 1e6 / double(deps_chain) : 0.0, ok ? "bitwise ok" : "MISMATCH");
+      std::printf("| profile | a rank's time: waves %.0f %% (most %.0f %%), waiting %.0f %% (most %.0f %%), "
+                  "exchange %.0f %% | wave time of all ranks / 1-rank time: %.2f |\n",
+                  100 * wave_mean, 100 * wave_max, 100 * idle_mean, 100 * idle_max,
+                  100 * (1 - wave_mean - idle_mean), wave_over_anchor);
       if (!a.json.empty()) std::ofstream(a.json, std::ios::app) << line << "\n";
       if (!ok) std::fprintf(stderr, "strata_sweep_mpi_bench: a result differs from the serial sweep\n");
     }

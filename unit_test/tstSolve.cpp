@@ -7,6 +7,7 @@
 // naming row and column, and a failed solve leaves x untouched.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -126,6 +127,12 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
   solve::SolvePolicy narrow_flight;
   narrow_flight.device_layered_one_launch = true;
   narrow_flight.device_lookahead_levels = 1;
+  // Rule V off (no effect on a host): device dataflow rows wait on ready
+  // flags, which the layered stretches before them set.
+  solve::SolvePolicy flags_only = all_workers;
+  flags_only.device_value_ready = false;
+  solve::SolvePolicy mixed_flags = mixed_all_workers;
+  mixed_flags.device_value_ready = false;
   const std::vector<std::pair<SolveMode, solve::SolvePolicy>> configs = {
       {SolveMode::Automatic, solve::SolvePolicy::standard()},
       {SolveMode::Layered, solve::SolvePolicy::standard()},
@@ -135,7 +142,9 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
       {SolveMode::Automatic, mixed_all_workers},
       {SolveMode::Automatic, one_launch},
       {SolveMode::Layered, narrow_flight},
-      {SolveMode::Dataflow, narrow_flight}};
+      {SolveMode::Dataflow, narrow_flight},
+      {SolveMode::Dataflow, flags_only},
+      {SolveMode::Automatic, mixed_flags}};
   for (const auto& [mode, policy] : configs) {
     Solve ts(mode, policy);
     const Space space;
@@ -234,6 +243,71 @@ TEST(Solve, SeveralRightHandSidesInLayoutLeft) {
       EXPECT_LE(relative_error(xj, ref[j]), 1e-12) << "column " << j << " mode "
                                                   << solve::solve_mode_name(mode);
     }
+  }
+}
+
+TEST(Solve, InPlaceEveryModeMatchesHostSubstitution) {
+  // x may be b: on a device the dataflow rows then wait on ready flags
+  // (rule V would read a row's b as its x), on one and several columns.
+  const HostCsr a = strata_sptrsv_test::lower_from_pattern(strata::generate::sweep2d(30, 20));
+  const DeviceCsr d = to_device(a);
+  const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
+  const std::vector<double> ref = host_solve(a, b, true, false);
+  solve::SolvePolicy mixed;
+  mixed.layered_min_width_host_per_thread = 4;
+  mixed.layered_min_width_device = 8;
+  mixed.min_dataflow_levels = 2;
+  mixed.serial_width_per_thread = 0;
+  for (const auto& [mode, policy] : std::vector<std::pair<SolveMode, solve::SolvePolicy>>{
+           {SolveMode::Automatic, solve::SolvePolicy::standard()},
+           {SolveMode::Layered, solve::SolvePolicy::standard()},
+           {SolveMode::Dataflow, solve::SolvePolicy::standard()},
+           {SolveMode::Automatic, mixed}}) {
+    Solve ts(mode, policy);
+    ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower);
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      const auto xb = strata::test::to_device(b, "x_is_b");
+      ts.solve(Space(), d.values, xb, xb);
+      EXPECT_LE(relative_error(host_vector(xb), ref), 1e-12)
+          << "mode " << solve::solve_mode_name(mode) << " repeat " << repeat;
+    }
+    using Multi = Kokkos::View<double**, Kokkos::LayoutLeft, Mem>;
+    Multi xb2("x_is_b2", a.rows, 2);
+    auto h = Kokkos::create_mirror_view(xb2);
+    for (int i = 0; i < a.rows; ++i) h(i, 0) = h(i, 1) = b[i];
+    Kokkos::deep_copy(xb2, h);
+    ts.solve(Space(), d.values, xb2, xb2);
+    Kokkos::deep_copy(h, xb2);
+    for (int j = 0; j < 2; ++j) {
+      std::vector<double> xj(a.rows);
+      for (int i = 0; i < a.rows; ++i) xj[i] = h(i, j);
+      EXPECT_LE(relative_error(xj, ref), 1e-12) << "column " << j;
+    }
+  }
+}
+
+TEST(Solve, RightHandSideHoldingEveryNaNPatternEndsWithNaN) {
+  // Rule V marks an x not yet stored with one signalling NaN's bits; a b
+  // that holds those very bits (or any NaN) must give NaN, in every mode,
+  // and never be taken for "not stored yet" (a hang).
+  const HostCsr a = strata_sptrsv_test::lower_from_pattern(strata::generate::chain(200));
+  const DeviceCsr d = to_device(a);
+  std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
+  double unset = 0, signalling = 0;
+  const std::uint64_t unset_bits = 0x7ff4535452415441ull, signalling_bits = 0x7ff0000000000001ull;
+  std::memcpy(&unset, &unset_bits, 8);
+  std::memcpy(&signalling, &signalling_bits, 8);
+  b[0] = unset;
+  b[100] = signalling;
+  const auto bd = strata::test::to_device(b, "b");
+  for (const SolveMode mode : {SolveMode::Automatic, SolveMode::Layered, SolveMode::Dataflow}) {
+    Solve ts(mode);
+    ts.symbolic(Space(), d.row_map, d.entries, Triangle::Lower, Diagonal::Unit);
+    Kokkos::View<double*, Mem> x("x", a.rows);
+    ts.solve(Space(), d.values, bd, x);
+    const std::vector<double> got = host_vector(x);
+    for (int i = 0; i < a.rows; ++i)
+      ASSERT_TRUE(std::isnan(got[i])) << "row " << i << " mode " << solve::solve_mode_name(mode);
   }
 }
 

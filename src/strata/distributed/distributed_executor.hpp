@@ -143,6 +143,14 @@ struct DistributedRunReport {
   std::uint64_t bytes_sent = 0;      ///< their payload
   std::uint64_t cross_rank_dependencies = 0;  ///< message slots of a whole run
   double elapsed_seconds = 0;        ///< this rank's host wall time of the call
+  /// This rank's share of elapsed_seconds inside its wave launches (segments
+  /// or batches, their fences included) and waiting with nothing ready to
+  /// run (the final stop, where a rank waits for the others, included); the
+  /// rest went to packing, sending, receiving and unpacking messages. Where a rank's time goes: a rank that mostly
+  /// waits is held up by its predecessors on other ranks (the pipeline), one
+  /// that mostly runs waves by its own work.
+  double wave_seconds = 0;
+  double idle_seconds = 0;
   bool drained = false;              ///< stopped at max_wall_time: run() resumes
   bool complete = false;             ///< every wave of every rank completed
 };
@@ -537,13 +545,22 @@ class Executor {
     tries_ = allocate_view<U32View>(std::max<std::uint64_t>(n, 1), "distributed::requeues");
   }
 
+  /// This rank's time in wave launches and waiting (DistributedRunReport).
+  struct RankTimes {
+    double waves = 0, idle = 0;
+  };
+  using Clock = std::chrono::steady_clock;
+  static double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  }
+
   /// Readiness::Wave: runs ready batches until the rank completes, a stop
   /// notice arrives, the wall time passes or a wave does not complete.
   template <class Functor, class Hook, class Arrival>
   void run_waves(const Functor& f, const Hook& hook, const RunOptions& options,
                  std::chrono::steady_clock::time_point deadline, const Arrival& on_arrival,
                  std::uint64_t& batches_run, std::uint64_t& requeues,
-                 std::optional<OrderedError>& local_error);
+                 std::optional<OrderedError>& local_error, RankTimes& times);
 
   /// Readiness::Wave: a wave completed; its successors and messages count it.
   void wave_completed(std::uint64_t p) {
@@ -714,16 +731,18 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   const std::uint64_t completed_before = local_completed();
   std::uint64_t segments_run = 0, requeues = 0;
   std::optional<OrderedError> local_error;
+  RankTimes times;
   const auto on_arrival = [&](std::size_t m) {
     if (wave_mode_) wave_arrived(m, hook);
     else arrived(m);
   };
   if (wave_mode_) {
-    run_waves(f, hook, options, deadline, on_arrival, segments_run, requeues, local_error);
+    run_waves(f, hook, options, deadline, on_arrival, segments_run, requeues, local_error, times);
   } else {
     detail::WatchedWait wait("MPI_Testsome (distributed executor)", comm_.rank());
     detail::Backoff backoff;
     while (next_segment_ < layout_.segments.size()) {
+      const auto iteration = Clock::now();
       if (engine_->progress(on_arrival)) {
         wait.progressed();
         backoff.busy();
@@ -742,6 +761,7 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       }
       if (!ready) {
         backoff.idle();
+        times.idle += seconds_since(iteration);
         continue;
       }
       const auto& seg = layout_.segments[next_segment_];
@@ -759,7 +779,9 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       wait.pause();                // a segment's own run time is no MPI wait
       try {
         const Wave wave{f, global_, Ordinal(seg.position_begin)};
+        const auto launched = Clock::now();
         const RunReport segment = executors_[next_segment_]->run(wave, options);
+        times.waves += seconds_since(launched);
         requeues += segment.requeues;
         if (!segment.complete) {
           engine_->notify_stop();  // drained inside the segment: run() resumes it
@@ -821,8 +843,10 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       backoff.busy();
     }
   }
+  const auto stopping = Clock::now();
   engine_->stop(on_arrival);
   space_.fence();
+  times.idle += seconds_since(stopping);  // waiting for the other ranks to stop
   const std::uint64_t messages = comm_.sum(engine_->messages_sent());
   const std::uint64_t sent = comm_.sum(engine_->bytes_sent());
   const std::uint64_t run_total = comm_.sum(local_completed() - completed_before);
@@ -845,6 +869,8 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   report.drained = !report.complete;
   report.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.wave_seconds = times.waves;
+  report.idle_seconds = times.idle;
   return report;
 }
 
@@ -853,7 +879,8 @@ template <class Functor, class Hook, class Arrival>
 void Executor<ExecSpace, Ordinal, Offset>::run_waves(
     const Functor& f, const Hook& hook, const RunOptions& options,
     std::chrono::steady_clock::time_point deadline, const Arrival& on_arrival,
-    std::uint64_t& batches_run, std::uint64_t& requeues, std::optional<OrderedError>& local_error) {
+    std::uint64_t& batches_run, std::uint64_t& requeues, std::optional<OrderedError>& local_error,
+    RankTimes& times) {
   constexpr bool team_level =
       std::is_invocable_r_v<TaskState, const Functor&, const team_member&, Ordinal>;
   const std::uint64_t n = layout_.order.size();
@@ -871,6 +898,7 @@ void Executor<ExecSpace, Ordinal, Offset>::run_waves(
   detail::Backoff backoff;
   send_filled(hook);  // messages held back by a drain
   while (completed_ < n) {
+    const auto iteration = Clock::now();
     if (engine_->progress(on_arrival)) {
       wait.progressed();
       backoff.busy();
@@ -887,6 +915,7 @@ void Executor<ExecSpace, Ordinal, Offset>::run_waves(
     }
     if (!ready) {
       backoff.idle();
+      times.idle += seconds_since(iteration);
       continue;
     }
     std::size_t count = 0;
@@ -895,6 +924,7 @@ void Executor<ExecSpace, Ordinal, Offset>::run_waves(
       ready_.pop();
     }
     wait.pause();  // the batch's own run time is no MPI wait
+    const auto launched = Clock::now();
     try {
       const Kokkos::pair<std::size_t, std::size_t> entries(0, count), outcomes(0, 2 * count);
       Kokkos::deep_copy(space_, Kokkos::subview(batch_, entries), Kokkos::subview(batch_host_, entries));
@@ -908,6 +938,7 @@ void Executor<ExecSpace, Ordinal, Offset>::run_waves(
       }
       Kokkos::deep_copy(space_, Kokkos::subview(outcome_host_, outcomes), Kokkos::subview(outcome_, outcomes));
       space_.fence();
+      times.waves += seconds_since(launched);
     } catch (const std::bad_alloc&) {
       local_error = OrderedError{
           0, PlanError::storage_reserve_failed("distributed executor batch", 0,

@@ -54,6 +54,14 @@
 //    before the levels below them end, and every waiting row polls memory
 //    that the rows on the critical path need. Two levels is the best of the
 //    grid `strata_solve_bench --tune` measures (docs/solve.md).
+//  V (device dataflow: x is its own ready flag): on a device, where Scalar
+//    is float or double and x is not b, a dataflow row polls the x it reads
+//    instead of a ready flag: x starts the solve as a signalling NaN no
+//    arithmetic produces, a row stores its x once, and a reader waits until
+//    that word changes. A hand-off is then one store and one load; with a
+//    flag it is a release fence, the flag's store, the flag's poll, an
+//    acquire fence and a second load of x, all on the critical path of a
+//    deep factor (device_value_ready; docs/solve.md has the measurement).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -95,6 +103,7 @@ struct SolvePolicy {
   bool device_layered_one_launch = false;                 ///< rule D
   std::uint64_t device_lookahead_levels = 2;              ///< rule A (0: a resident league)
   int device_dataflow_warps_per_team = 4;                 ///< device dataflow: rows per ticket
+  bool device_value_ready = true;                         ///< rule V
 
   /// Rule A: teams of `rows_per_team` rows a device launch of `st` needs to
   /// run device_lookahead_levels levels of mean width at once (0: as many as
@@ -190,6 +199,8 @@ struct SolvePolicy {
                     std::to_string(r.end_level - 1) + " average < " +
                     std::to_string(serial_width_per_thread) + " rows per thread: one worker";
     }
+    if (!shape.host_backend && device_value_ready && s.dataflow_levels != 0)
+      s.reason += "; rule V: a dataflow row polls the x it reads (float or double, x not b)";
     return s;
   }
 

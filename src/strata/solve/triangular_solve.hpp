@@ -16,7 +16,8 @@
 // offsets, detail/row_layout.hpp) and the schedule the solve policy
 // (policy.hpp) picks from the level profile, and only the workspace that
 // schedule's kernels read: a one-byte ready flag per row where a dataflow
-// stretch waits on flags, two counters per stretch, and on a device the
+// stretch may wait on flags (on a device only a solve in place or of a
+// Scalar other than float and double does: rule V), two counters per stretch, and on a device the
 // level and slice offsets where a layered stretch runs in one launch
 // (set_mode() re-sizes it). It keeps shallow copies of row_map and entries:
 // they must stay unchanged until the next symbolic().
@@ -186,6 +187,20 @@ class TriangularSolve {
   }
   template <class System>
   void run_stretches(const ExecSpace& space, const System& system);
+  /// f(layout) with the row layout's type for rows of 65,535 entries or more
+  /// where it has some (their kernels carry the wide offsets), else without.
+  template <class F>
+  auto with_layout(F&& f) const {
+    return layout_.wide.extent(0) != 0 ? f(layout_.template as<true>())
+                                       : f(layout_.template as<false>());
+  }
+  /// Whether b and x share memory (a solve in place).
+  template <class B, class X>
+  static bool overlaps(const B& b, const X& x) {
+    const auto* b0 = reinterpret_cast<const char*>(b.data());
+    const auto* x0 = reinterpret_cast<const char*>(x.data());
+    return b0 < x0 + x.span() * sizeof(Scalar) && x0 < b0 + b.span() * sizeof(Scalar);
+  }
   /// The checks common to both symbolic phases; returns the diagonal offsets.
   template <class RowMap, class Entries>
   Kokkos::View<plan_offset*, memory_space> check_structure(const ExecSpace& space,
@@ -542,10 +557,8 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace&
         "give the values of the matrix the symbolic phase was given, in its entries' order");
   const values_type v = values;
   if (diagonal_ == Diagonal::NonUnit) {
-    const std::uint64_t zero_pivot =
-        layout_.wide.extent(0) != 0
-            ? detail::lowest_zero_diagonal(space, v, layout_.template as<true>())
-            : detail::lowest_zero_diagonal(space, v, layout_.template as<false>());
+    const std::uint64_t zero_pivot = with_layout(
+        [&](const auto& layout) { return detail::lowest_zero_diagonal(space, v, layout); });
     if (zero_pivot != detail::no_defect)
       throw detail::defect_error(zero_pivot, row_map_, entries_, triangle_);
   }
@@ -556,20 +569,28 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::solve(const ExecSpace&
   }
   using BConst = Kokkos::View<typename B::const_data_type, typename B::array_layout, memory_space>;
   using XView = Kokkos::View<typename X::non_const_data_type, typename X::array_layout, memory_space>;
+  // Rule V where it applies: x starts unset and the dataflow rows poll it.
+  // Not in place: a row's b would read as its x before the row ran.
+  const bool value_ready = !is_host_backend_v<ExecSpace> && policy_.device_value_ready &&
+                           detail::ValueBits<Scalar>::polled && schedule_.dataflow_levels != 0 &&
+                           !overlaps(b, x);
+  if (value_ready)
+    Kokkos::parallel_for("strata::solve::unset_x",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, rows_ * rhs),
+                         detail::UnsetX<XView>{x, rows_});
   // Flags are read only by dataflow stretches of several workers (on a
-  // device every dataflow stretch); ready_ is allocated where they are.
-  const bool flags = reads_flags(schedule_);
-  const auto run = [&](auto wide) {
-    constexpr bool W = decltype(wide)::value;
+  // device every dataflow stretch not under rule V); ready_ is allocated
+  // where they may be.
+  const bool flags = reads_flags(schedule_) && !value_ready;
+  with_layout([&](const auto& layout) {
+    constexpr bool W = std::decay_t<decltype(layout)>::wide_rows;
     using System = detail::RowSystem<memory_space, Ordinal, Offset, Scalar, plan_ordinal,
                                      plan_offset, BConst, XView, W>;
-    System system{entries_, v, layout_.template as<W>(), ready_, b, x, rhs, epoch_,
-                  diagonal_ == Diagonal::Unit, flags};
+    System system{entries_, v,   layout, ready_, b, x, rhs, epoch_, diagonal_ == Diagonal::Unit,
+                  flags,    value_ready};
     run_stretches(space, system);
-  };
-  // The kernels for a layout with wide rows only where it has some.
-  if (layout_.wide.extent(0) != 0) run(std::true_type{});
-  else run(std::false_type{});
+    return 0;
+  });
 }
 
 template <class ExecSpace, class Ordinal, class Offset, class Scalar>
@@ -678,9 +699,17 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         // a wavefront without independent thread scheduling would not
         // progress past the spin.
         const int warp = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
-        Kokkos::parallel_for(
-            "strata::solve::dataflow", Kokkos::TeamPolicy<ExecSpace>(space, league, team, warp),
-            detail::DataflowTeamRows<System, ExecSpace>{system, counters_, ticket, first, last});
+        const Kokkos::TeamPolicy<ExecSpace> policy(space, league, team, warp);
+        if (system.value_ready)
+          Kokkos::parallel_for(
+              "strata::solve::dataflow", policy,
+              detail::DataflowTeamRows<System, ExecSpace, true>{system, counters_, ticket, first,
+                                                                last});
+        else
+          Kokkos::parallel_for(
+              "strata::solve::dataflow", policy,
+              detail::DataflowTeamRows<System, ExecSpace, false>{system, counters_, ticket,
+                                                                 first, last});
       }
       ++ticket;
     }

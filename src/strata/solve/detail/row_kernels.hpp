@@ -27,12 +27,22 @@
 //    vector lanes), flags and x are polled with volatile loads (no stale L1
 //    line), and a release fence orders x before the flag.
 //
+// Rule V (policy.hpp): on a device a dataflow stretch may instead poll x
+// itself (RowSystem::value_ready): x starts the solve holding unset_bits, a
+// signalling NaN no arithmetic produces (an operation on a NaN yields a
+// quiet one), a row stores its x once, as one aligned word, and a reader
+// waits until the word it reads changes. It needs nothing else from the
+// writer, so neither side fences. A result that has exactly those bits (a b
+// that held them, passed through unchanged) is stored as the quiet NaN.
+//
 // The layered and in-order kernels set a row's flag only where a later
 // dataflow stretch of the schedule reads it (RowSystem::flags). Flags hold
 // the epoch of the solve that set them: a new solve only steps the epoch
 // instead of clearing them.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -55,6 +65,47 @@ KOKKOS_FORCEINLINE_FUNCTION decltype(auto) at(const V& v, std::size_t i, std::si
   }
 }
 
+/// Rule V's bit patterns of x: `unset` before a row's x is stored (a
+/// signalling NaN, payload "STRATA"), `quiet` what a row stores instead of
+/// a result with the unset bits.
+template <class Scalar>
+struct ValueBits {
+  static constexpr bool polled = false;  ///< x can be its own ready flag
+};
+template <>
+struct ValueBits<double> {
+  static constexpr bool polled = true;
+  using word = std::uint64_t;
+  static constexpr word unset = 0x7ff4535452415441ull;
+  static constexpr word quiet = 0x7ff8000000000000ull;
+};
+template <>
+struct ValueBits<float> {
+  static constexpr bool polled = true;
+  using word = std::uint32_t;
+  static constexpr word unset = 0x7fa55354u;
+  static constexpr word quiet = 0x7fc00000u;
+};
+
+template <class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION bool is_unset(const Scalar v) {
+  if constexpr (ValueBits<Scalar>::polled) {
+    typename ValueBits<Scalar>::word w;
+    std::memcpy(&w, &v, sizeof w);
+    return w == ValueBits<Scalar>::unset;
+  } else {
+    (void)v;
+    return false;
+  }
+}
+
+template <class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION Scalar from_bits(const typename ValueBits<Scalar>::word w) {
+  Scalar v;
+  std::memcpy(&v, &w, sizeof v);
+  return v;
+}
+
 /// What every row kernel reads: the matrix, the level order, the flags.
 template <class Mem, class Ordinal, class Offset, class Scalar, class PlanOrdinal,
           class PlanOffset, class B, class X, bool Wide>
@@ -74,9 +125,30 @@ struct RowSystem {
   ready_flag epoch = 1;
   bool unit = false;
   bool flags = true;  ///< layered rows set their ready flag (a later dataflow stretch reads it)
+  /// rule V: x started the solve unset and is its own ready flag (devices,
+  /// float and double)
+  bool value_ready = false;
 
   KOKKOS_FORCEINLINE_FUNCTION Scalar pivot(PlanOffset diagonal) const {
     return unit ? Scalar(1) : values(diagonal);
+  }
+  /// A row's result as it is stored: under rule V never the unset bits.
+  KOKKOS_FORCEINLINE_FUNCTION Scalar stored(const Scalar v) const {
+    if constexpr (ValueBits<Scalar>::polled) {
+      if (value_ready && is_unset(v)) return from_bits<Scalar>(ValueBits<Scalar>::quiet);
+    }
+    return v;
+  }
+};
+
+/// Rule V: every x(i, j) set to the unset bits before the solve.
+template <class X>
+struct UnsetX {
+  using Scalar = typename X::non_const_value_type;
+  X x;
+  std::size_t rows = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
+    at(x, i % rows, i / rows) = from_bits<Scalar>(ValueBits<Scalar>::unset);
   }
 };
 
@@ -186,8 +258,9 @@ struct LayeredTeamRows {
               if (c != r) acc += s.values(begin + k) * at(s.x, c, j);
             },
             sum);
-        Kokkos::single(Kokkos::PerThread(team),
-                       [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(span.diagonal); });
+        Kokkos::single(Kokkos::PerThread(team), [&] {
+          at(s.x, r, j) = s.stored((at(s.b, r, j) - sum) / s.pivot(span.diagonal));
+        });
       }
       if (s.flags) Kokkos::single(Kokkos::PerThread(team), [&] { s.ready(r) = s.epoch; });
     });
@@ -265,8 +338,9 @@ struct LevelSyncTeamRows {
                 if (c != r) acc += s.values(begin + k) * volatile_load(&at(s.x, c, j));
               },
               sum);
-          Kokkos::single(Kokkos::PerThread(team),
-                         [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(span.diagonal); });
+          Kokkos::single(Kokkos::PerThread(team), [&] {
+            at(s.x, r, j) = s.stored((at(s.b, r, j) - sum) / s.pivot(span.diagonal));
+          });
         }
         if (s.flags) Kokkos::single(Kokkos::PerThread(team), [&] { s.ready(r) = s.epoch; });
       }
@@ -332,9 +406,25 @@ struct DataflowRows {
   }
 };
 
+/// Rule V: waits until x(c, j) is stored in this solve and returns it (a
+/// bounded wait, as wait_ready's).
+template <class System>
+KOKKOS_FORCEINLINE_FUNCTION typename System::scalar_type wait_value(const System& s,
+                                                                    std::size_t c,
+                                                                    std::size_t j) {
+  const auto* word = &at(s.x, c, j);
+  auto v = volatile_load(word);
+  for (std::uint64_t spins = 0; is_unset(v); ++spins) {
+    spin_pause(spins);
+    v = volatile_load(word);
+  }
+  return v;
+}
+
 /// Dataflow, device: a team takes team_size consecutive positions per ticket,
-/// a warp (a team thread of the hardware's warp width) per row.
-template <class System, class ExecSpace>
+/// a warp (a team thread of the hardware's warp width) per row. ValueReady:
+/// rule V (x is its own ready flag), else the ready flags.
+template <class System, class ExecSpace, bool ValueReady>
 struct DataflowTeamRows {
   using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   System s;
@@ -366,14 +456,21 @@ struct DataflowTeamRows {
               [&](const std::size_t k, Scalar& acc) {
                 const std::size_t c = static_cast<std::size_t>(s.entries(begin + k));
                 if (c == r) return;
-                wait_ready(s, c);
-                acc += s.values(begin + k) * volatile_load(&at(s.x, c, j));
+                if constexpr (ValueReady) {
+                  acc += s.values(begin + k) * wait_value(s, c, j);
+                } else {
+                  wait_ready(s, c);
+                  acc += s.values(begin + k) * volatile_load(&at(s.x, c, j));
+                }
               },
               sum);
-          Kokkos::single(Kokkos::PerThread(team),
-                         [&] { at(s.x, r, j) = (at(s.b, r, j) - sum) / s.pivot(span.diagonal); });
+          Kokkos::single(Kokkos::PerThread(team), [&] {
+            const Scalar v = s.stored((at(s.b, r, j) - sum) / s.pivot(span.diagonal));
+            if constexpr (ValueReady) volatile_store(&at(s.x, r, j), v);
+            else at(s.x, r, j) = v;
+          });
         }
-        Kokkos::single(Kokkos::PerThread(team), [&] { publish(s, r); });
+        if constexpr (!ValueReady) Kokkos::single(Kokkos::PerThread(team), [&] { publish(s, r); });
       }
     }
   }

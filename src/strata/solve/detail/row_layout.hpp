@@ -36,6 +36,7 @@ struct RowLayout {
   /// The packed word of a wide row; a narrow row's length and relative
   /// diagonal are both below it.
   static constexpr std::uint32_t wide_marker = 0xFFFFu;
+  static constexpr bool wide_rows = Wide;
   Kokkos::View<const PlanOrdinal*, Mem> order;    ///< position -> row
   Kokkos::View<const PlanOffset*, Mem> first;     ///< position -> its row's first entry
   Kokkos::View<const std::uint32_t*, Mem> shape;  ///< position -> length | diagonal << 16
