@@ -206,6 +206,12 @@ TEST(DistributedExecutor, BitwiseEqualToTheHostReferenceInEveryMode) {
       EXPECT_EQ(report.waves_run, c.waves) << g.description;
       EXPECT_EQ(report.bytes_sent, 8 * report.cross_rank_dependencies) << g.description;
       if (comm.size() == 1) EXPECT_EQ(report.messages_sent, 0u);
+      // The rank's time split: wave launches and waiting are parts of it.
+      if (c.plan.shard.wave_count_of(comm.rank()) != 0)
+        EXPECT_GT(report.wave_seconds, 0.0) << g.description;
+      EXPECT_GE(report.idle_seconds, 0.0) << g.description;
+      EXPECT_LE(report.wave_seconds + report.idle_seconds, report.elapsed_seconds * (1 + 1e-9))
+          << g.description;
       EXPECT_TRUE(own_values_match(comm, c))
           << g.description << " in " << execute_mode_name(mode) << ", " << readiness_name(readiness);
     }
