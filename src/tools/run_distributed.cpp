@@ -12,6 +12,7 @@
 //   Afterwards every wave must have executed exactly once, on every rank.
 // Rank 0 prints what `strata run FILE` prints; --time adds the time and the
 // messages. Errors are collective (main prints them on rank 0 only).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -174,7 +175,7 @@ int plan_and_run(const distributed::Communicator& comm, const distributed::Distr
   run_options.mode = args.mode;
   run_options.label = "strata::run";
   std::uint64_t runs = 0, drained = 0, requeues = 0, sent = 0, bytes = 0, segments = 0;
-  double seconds = 0;
+  double seconds = 0, rank_seconds = 0, wave_seconds = 0, idle_seconds = 0;
   distributed::DistributedRunReport report;
   // Every run completes at least one wave: at most `waves` runs.
   do {
@@ -186,6 +187,9 @@ int plan_and_run(const distributed::Communicator& comm, const distributed::Distr
     bytes += report.bytes_sent;
     segments += report.segments_run;
     seconds += comm.max_double(report.elapsed_seconds);
+    rank_seconds += report.elapsed_seconds;
+    wave_seconds += report.wave_seconds;
+    idle_seconds += report.idle_seconds;
   } while (!report.complete && runs <= list.wave_count);
 
   std::uint64_t wrong = 0;
@@ -205,6 +209,15 @@ int plan_and_run(const distributed::Communicator& comm, const distributed::Distr
                              " waves did not execute exactly once, " + std::to_string(late) +
                              " started before a predecessor finished (mode " +
                              execute_mode_name(args.mode) + ")");
+  // --time: each rank's shares of its own run time, mean over the ranks
+  // (DistributedRunReport::wave_seconds, idle_seconds).
+  std::vector<double> shares = {0, 0};
+  if (args.time) {
+    const double own = rank_seconds > 0 ? rank_seconds : 1;
+    shares = {wave_seconds / own, idle_seconds / own};
+    comm.all_reduce_in_place(shares, MPI_SUM);
+    for (double& share : shares) share /= comm.size();
+  }
   if (comm.rank() != 0) return exit_ok;
   std::cout << "mode: " << execute_mode_name(args.mode) << "\n"
             << "reason: "
@@ -222,7 +235,11 @@ int plan_and_run(const distributed::Communicator& comm, const distributed::Distr
               << " us per wave (" << Space::name() << ", " << comm.size() << " ranks, slowest rank)\n"
               << "messages: " << sent << " sent, " << bytes << " bytes, "
               << report.cross_rank_dependencies << " cross-rank dependencies, " << segments
-              << " segments\n";
+              << " segments\n"
+              << std::setprecision(3) << "ranks: " << 100 * shares[0] << " % running waves, "
+              << 100 * shares[1] << " % waiting, "
+              << 100 * std::max(0.0, 1 - shares[0] - shares[1])
+              << " % exchanging messages (mean over the ranks)\n";
   }
   return exit_ok;
 }

@@ -71,7 +71,9 @@ with tempfile.TemporaryDirectory() as tmp:
             if code != 0 or runs is None or runs.startswith("runs: 1 "):
                 failures.append(f"drain on {ranks} ranks: exit {code}, '{runs}': {first_line(err)}")
             code, out, err = run(["run", graphs["sweep2d"], "--distributed", "--time"], ranks)
-            if code != 0 or line_with(out, "time:") is None or line_with(out, "messages:") is None:
+            shares = line_with(out, "ranks:")
+            if code != 0 or line_with(out, "time:") is None or line_with(out, "messages:") is None \
+                    or shares is None or "% running waves" not in shares or "% waiting" not in shares:
                 failures.append(f"--time on {ranks} ranks: exit {code}: {out!r}")
     # A bad graph answers as `strata plan FILE --distributed` does.
     bad = {"cycle": "3 3\n0 1\n1 2\n2 0\n", "self": "2 1\n1 1\n", "range": "4 2\n0 1\n1 9\n",

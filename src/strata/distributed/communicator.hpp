@@ -25,6 +25,7 @@ MPI_Datatype mpi_type() {
   else if constexpr (std::is_same_v<T, std::uint16_t>) return MPI_UINT16_T;
   else if constexpr (std::is_same_v<T, std::uint8_t>) return MPI_UINT8_T;
   else if constexpr (std::is_same_v<T, int>) return MPI_INT;
+  else if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
   else static_assert(sizeof(T) == 0, "no MPI datatype for this type");
 }
 
