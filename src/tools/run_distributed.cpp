@@ -10,8 +10,8 @@
 //   wave's finish ticket; unpacking it advances the receiving rank's clock
 //   past that ticket (a Lamport clock), so "earlier" holds across ranks too.
 //   Afterwards every wave must have executed exactly once, on every rank.
-// Rank 0 prints what `strata run FILE` prints; --time adds the time and the
-// messages. Errors are collective (main prints them on rank 0 only).
+// Rank 0 prints what `strata run FILE` prints; --time adds the time, the
+// messages and where the ranks' time went. Errors are collective (main prints them on rank 0 only).
 #include <algorithm>
 #include <chrono>
 #include <cmath>

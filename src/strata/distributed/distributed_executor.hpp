@@ -146,9 +146,9 @@ struct DistributedRunReport {
   /// This rank's share of elapsed_seconds inside its wave launches (segments
   /// or batches, their fences included) and waiting with nothing ready to
   /// run (the final stop, where a rank waits for the others, included); the
-  /// rest went to packing, sending, receiving and unpacking messages. Where a rank's time goes: a rank that mostly
-  /// waits is held up by its predecessors on other ranks (the pipeline), one
-  /// that mostly runs waves by its own work.
+  /// rest went to packing, sending, receiving and unpacking messages. A rank
+  /// that mostly waits is held up by its predecessors on other ranks (the
+  /// pipeline), one that mostly runs waves by its own work.
   double wave_seconds = 0;
   double idle_seconds = 0;
   bool drained = false;              ///< stopped at max_wall_time: run() resumes

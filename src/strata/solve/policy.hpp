@@ -53,7 +53,9 @@
 //    levels), not a whole resident league: rows further ahead cannot start
 //    before the levels below them end, and every waiting row polls memory
 //    that the rows on the critical path need. Two levels is the best of the
-//    grid `strata_solve_bench --tune` measures (docs/solve.md).
+//    grid `strata_solve_bench --tune` measured before rule V; with rule V
+//    eight levels are faster on two of the three factors of thousands of
+//    levels measured and slower on the third (docs/solve.md).
 //  V (device dataflow: x is its own ready flag): on a device, where Scalar
 //    is float or double and x is not b, a dataflow row polls the x it reads
 //    instead of a ready flag: x starts the solve as a signalling NaN no

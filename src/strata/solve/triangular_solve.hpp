@@ -17,9 +17,9 @@
 // (policy.hpp) picks from the level profile, and only the workspace that
 // schedule's kernels read: a one-byte ready flag per row where a dataflow
 // stretch may wait on flags (on a device only a solve in place or of a
-// Scalar other than float and double does: rule V), two counters per stretch, and on a device the
-// level and slice offsets where a layered stretch runs in one launch
-// (set_mode() re-sizes it). It keeps shallow copies of row_map and entries:
+// Scalar other than float and double does: rule V), two counters per
+// stretch, and on a device the level and slice offsets where a layered
+// stretch runs in one launch (set_mode() re-sizes it). It keeps shallow copies of row_map and entries:
 // they must stay unchanged until the next symbolic().
 //
 // solve() reads `values` (the CSR's values, in the entries' order) and one

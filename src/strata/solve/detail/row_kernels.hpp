@@ -28,8 +28,8 @@
 //    line), and a release fence orders x before the flag.
 //
 // Rule V (policy.hpp): on a device a dataflow stretch may instead poll x
-// itself (RowSystem::value_ready): x starts the solve holding unset_bits, a
-// signalling NaN no arithmetic produces (an operation on a NaN yields a
+// itself (RowSystem::value_ready): x starts the solve holding
+// ValueBits::unset, a signalling NaN no arithmetic produces (an operation on a NaN yields a
 // quiet one), a row stores its x once, as one aligned word, and a reader
 // waits until the word it reads changes. It needs nothing else from the
 // writer, so neither side fences. A result that has exactly those bits (a b
