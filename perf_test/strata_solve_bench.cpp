@@ -357,9 +357,10 @@ Record run(const Options& opt, const std::string& label, const HostCsr& a) {
     m.workspace_bytes = ts.workspace_bytes();
     finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });
   }
-  // --tune: the device launch knobs (SolvePolicy rules A, D and V, the
-  // dataflow kernel's rows per ticket) over a grid, each a method of its own
-  // ("-flags": rule V off, the dataflow rows wait on ready flags).
+  // --tune: the device launch knobs (SolvePolicy rules A, D, R and V, the
+  // dataflow kernel's warps per ticket) over a grid, each a method of its
+  // own ("-l1", "-l32": rule R's dataflow lanes per row fixed; "-flags":
+  // rule V off, the dataflow rows wait on ready flags).
   if (opt.tune && !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
     struct Variant {
       SolveMode mode;
@@ -367,23 +368,28 @@ Record run(const Options& opt, const std::string& label, const HostCsr& a) {
       int warps;
       std::uint64_t lookahead;
       bool value_ready;
+      int lanes;
     };
     std::vector<Variant> grid;
-    for (const bool value_ready : {true, false})
-      for (const std::uint64_t la : {0, 2, 8})
-        for (const int w : {1, 4}) grid.push_back({SolveMode::Dataflow, false, w, la, value_ready});
-    for (const std::uint64_t la : {0, 2, 8}) grid.push_back({SolveMode::Layered, true, 4, la, true});
+    for (const int lanes : {0, 1, 32})
+      for (const std::uint64_t la : {2, 8})
+        for (const int w : {1, 4}) grid.push_back({SolveMode::Dataflow, false, w, la, true, lanes});
+    grid.push_back({SolveMode::Dataflow, false, 4, 2, false, 0});
+    for (const std::uint64_t la : {0, 2, 8})
+      grid.push_back({SolveMode::Layered, true, 4, la, true, 0});
     for (const Variant& v : grid) {
       strata::solve::SolvePolicy policy = strata::solve::SolvePolicy::standard();
       policy.device_layered_one_launch = v.one_launch;
       policy.device_dataflow_warps_per_team = v.warps;
       policy.device_lookahead_levels = v.lookahead;
       policy.device_value_ready = v.value_ready;
+      policy.device_dataflow_lanes = v.lanes;
       Solve ts(v.mode, policy);
       ts.symbolic(ExecSpace(), row_map, entries, strata::solve::Triangle::Lower);
       Method m;
       m.name = v.mode == SolveMode::Dataflow
                    ? "tune-df-w" + std::to_string(v.warps) + "-la" + std::to_string(v.lookahead) +
+                         (v.lanes != 0 ? "-l" + std::to_string(v.lanes) : std::string()) +
                          (v.value_ready ? "" : "-flags")
                    : "tune-ls-la" + std::to_string(v.lookahead);
       m.note = schedule_note(ts);

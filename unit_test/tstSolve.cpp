@@ -133,6 +133,16 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
   flags_only.device_value_ready = false;
   solve::SolvePolicy mixed_flags = mixed_all_workers;
   mixed_flags.device_value_ready = false;
+  // Rule R's dataflow lanes forced (no effect on a host): a lane per row,
+  // so up to a warp of rows that wait on each other share one warp (where
+  // its lanes progress independently; a whole warp per row elsewhere), and
+  // a whole warp per row, with the flags and with rule V.
+  solve::SolvePolicy lane_rows = all_workers;
+  lane_rows.device_dataflow_lanes = 1;
+  solve::SolvePolicy lane_rows_flags = mixed_flags;
+  lane_rows_flags.device_dataflow_lanes = 1;
+  solve::SolvePolicy warp_rows = mixed_all_workers;
+  warp_rows.device_dataflow_lanes = 64;
   const std::vector<std::pair<SolveMode, solve::SolvePolicy>> configs = {
       {SolveMode::Automatic, solve::SolvePolicy::standard()},
       {SolveMode::Layered, solve::SolvePolicy::standard()},
@@ -144,7 +154,10 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
       {SolveMode::Layered, narrow_flight},
       {SolveMode::Dataflow, narrow_flight},
       {SolveMode::Dataflow, flags_only},
-      {SolveMode::Automatic, mixed_flags}};
+      {SolveMode::Automatic, mixed_flags},
+      {SolveMode::Dataflow, lane_rows},
+      {SolveMode::Automatic, lane_rows_flags},
+      {SolveMode::Automatic, warp_rows}};
   for (const auto& [mode, policy] : configs) {
     Solve ts(mode, policy);
     const Space space;
@@ -398,6 +411,42 @@ TEST(Solve, PolicyDeviceLookaheadSizesTheLeagueFromTheMeanWidth) {
   const auto h = policy.schedule(shape);
   EXPECT_EQ(h.reason.find("rule D"), std::string::npos) << h.reason;
   EXPECT_EQ(h.reason.find("rule A"), std::string::npos) << h.reason;
+}
+
+TEST(Solve, PolicyDeviceLanesPerRowFollowTheMeanRowLength) {
+  solve::SolvePolicy policy;
+  solve::SolveShape shape;
+  shape.host_backend = false;
+  shape.warp_width = 32;
+  shape.rows = 1000;
+  shape.entries = 3970;  // ILU(0) of a 7-point stencil: 4 entries a row
+  shape.level_widths = {400, 300, 200, 100};
+  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Layered), 4);
+  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Dataflow), 4);
+  shape.entries = 8300;  // rounded up to a power of two
+  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Dataflow), 16);
+  shape.entries = 1000000;  // at most a warp
+  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Layered), 32);
+  shape.warp_width = 64;  // a HIP wavefront
+  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Layered), 64);
+  shape.entries = 3000;
+  policy.device_dataflow_lanes = 3;  // the knob, rounded down; layered keeps the mean
+  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Dataflow), 2);
+  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Layered), 4);
+  policy.device_dataflow_lanes = 1000;
+  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Dataflow), 64);
+  // Lanes that do not progress independently: a dataflow row takes the
+  // whole warp (a waiting lane could stall the lane it waits on).
+  shape.independent_lanes = false;
+  policy.device_dataflow_lanes = 1;
+  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Dataflow), 64);
+  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Layered), 4);
+  const auto s = policy.schedule(shape, SolveMode::Dataflow);
+  EXPECT_NE(s.reason.find("rule R: 4 lanes per layered row, 64 per dataflow row"),
+            std::string::npos)
+      << s.reason;
+  shape.host_backend = true;  // a device rule
+  EXPECT_EQ(policy.schedule(shape).reason.find("rule R"), std::string::npos);
 }
 
 TEST(Solve, PolicyOnAHostRunsLevelsOf64RowsPerThreadLayeredInOneLaunch) {

@@ -24,6 +24,11 @@ struct DeviceLimits {
   std::uint32_t max_league_size = 1;    ///< teams per launch
   std::uint32_t max_invocations_per_team = 1;
   std::uint32_t multiprocessor_count = 0;  ///< SMs / CUs; 0 on host backends
+  /// Lanes of a warp progress independently, so a lane may spin-wait on
+  /// another lane of its own warp: host threads, CUDA devices of compute
+  /// capability 7.0 and later (independent thread scheduling); not HIP
+  /// wavefronts or older CUDA devices.
+  bool independent_lanes = true;
 
   template <class ExecSpace>
   static DeviceLimits query(const ExecSpace& space = ExecSpace());
@@ -54,9 +59,11 @@ DeviceLimits DeviceLimits::query(const ExecSpace& space) {
   l.max_league_size = std::numeric_limits<std::int32_t>::max();  // Kokkos loops beyond the grid
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-    int device = 0, sms = 0, grid = 0, block = 0;
+    int device = 0, sms = 0, grid = 0, block = 0, major = 0;
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    l.independent_lanes = major >= 7;
     cudaDeviceGetAttribute(&grid, cudaDevAttrMaxGridDimX, device);
     cudaDeviceGetAttribute(&block, cudaDevAttrMaxThreadsPerBlock, device);
     l.multiprocessor_count = core::detail::clamp32(sms);
@@ -69,6 +76,7 @@ DeviceLimits DeviceLimits::query(const ExecSpace& space) {
     int device = 0, cus = 0, grid = 0, block = 0;
     (void)hipGetDevice(&device);
     (void)hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, device);
+    l.independent_lanes = false;
     (void)hipDeviceGetAttribute(&grid, hipDeviceAttributeMaxGridDimX, device);
     (void)hipDeviceGetAttribute(&block, hipDeviceAttributeMaxThreadsPerBlock, device);
     l.multiprocessor_count = core::detail::clamp32(cus);

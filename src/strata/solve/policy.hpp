@@ -64,6 +64,17 @@
 //    flag it is a release fence, the flag's store, the flag's poll, an
 //    acquire fence and a second load of x, all on the critical path of a
 //    deep factor (device_value_ready; docs/solve.md has the measurement).
+//  R (device lanes per row): a device row's entries are spread over as many
+//    vector lanes as the rows average entries (a power of two up to the
+//    warp), so a warp holds several short rows instead of one row and idle
+//    lanes: a factor of three to eight entries a row keeps four to eight
+//    rows in each warp in flight. In a dataflow stretch a row then shares
+//    its warp with rows that may wait on it, which needs a device whose
+//    lanes progress independently (CUDA compute capability 7.0 and later:
+//    independent thread scheduling); elsewhere (HIP wavefronts, older CUDA
+//    devices) a dataflow row takes a whole warp, and spinning lanes could
+//    otherwise stall the lane they wait on. device_dataflow_lanes fixes the
+//    dataflow lanes instead (docs/solve.md has the measurement).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -94,6 +105,12 @@ struct SolveShape {
   std::vector<std::uint64_t> level_widths;  ///< rows of each level, in level order
   bool host_backend = true;
   std::uint64_t concurrency = 1;  ///< threads of the execution space
+  std::uint64_t rows = 0;         ///< rows of the matrix
+  std::uint64_t entries = 0;      ///< entries the rows span (the diagonal included)
+  int warp_width = 1;             ///< device: lanes of a hardware warp or wavefront
+  /// device: lanes of a warp progress independently (a lane may spin on
+  /// another lane of its warp; rule R)
+  bool independent_lanes = true;
 };
 
 struct SolvePolicy {
@@ -104,8 +121,25 @@ struct SolvePolicy {
   std::uint64_t balance_rows_per_slice = 1024;            ///< rule B: rows per slice
   bool device_layered_one_launch = false;                 ///< rule D
   std::uint64_t device_lookahead_levels = 2;              ///< rule A (0: a resident league)
-  int device_dataflow_warps_per_team = 4;                 ///< device dataflow: rows per ticket
+  int device_dataflow_warps_per_team = 4;  ///< device dataflow: warps per team (a ticket: warps x warp width / rule R lanes rows)
   bool device_value_ready = true;                         ///< rule V
+  /// Rule R for dataflow stretches: vector lanes per row (a power of two,
+  /// at most the warp); 0: as many as the rows average entries
+  int device_dataflow_lanes = 0;
+
+  /// Rule R: vector lanes per row of a device kernel running `mode`.
+  int device_row_lanes(const SolveShape& shape, SolveMode mode) const {
+    const int warp = std::max(1, shape.warp_width);
+    if (mode == SolveMode::Dataflow && !shape.independent_lanes) return warp;
+    int lanes = 1;
+    if (mode == SolveMode::Dataflow && device_dataflow_lanes > 0) {
+      while (lanes < warp && lanes * 2 <= device_dataflow_lanes) lanes *= 2;  // rounded down
+    } else {
+      const std::uint64_t mean = shape.rows == 0 ? 1 : (shape.entries + shape.rows - 1) / shape.rows;
+      while (lanes < warp && std::uint64_t(lanes) < mean) lanes *= 2;  // rounded up
+    }
+    return lanes;
+  }
 
   /// Rule A: teams of `rows_per_team` rows a device launch of `st` needs to
   /// run device_lookahead_levels levels of mean width at once (0: as many as
@@ -203,6 +237,13 @@ struct SolvePolicy {
     }
     if (!shape.host_backend && device_value_ready && s.dataflow_levels != 0)
       s.reason += "; rule V: a dataflow row polls the x it reads (float or double, x not b)";
+    if (!shape.host_backend) {
+      s.reason += "; rule R: " + std::to_string(device_row_lanes(shape, SolveMode::Layered)) +
+                  " lanes per layered row";
+      if (s.dataflow_levels != 0)
+        s.reason += ", " + std::to_string(device_row_lanes(shape, SolveMode::Dataflow)) +
+                    " per dataflow row";
+    }
     return s;
   }
 

@@ -40,6 +40,7 @@
 //    with it twice. From the planner: CountOverflow, StorageReserveFailed.
 //  * solve: no symbolic() yet; extents that do not match the rows, the
 //    entries or each other; NonUnit: a zero diagonal (singular).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -50,6 +51,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <strata/core/device_limits.hpp>
 #include <strata/core/error.hpp>
 #include <strata/core/one_thread_policy.hpp>
 #include <strata/core/profiling_region.hpp>
@@ -214,14 +216,7 @@ class TriangularSolve {
               Kokkos::View<plan_ordinal*, memory_space> order,
               Kokkos::View<plan_offset*, memory_space> diagonal_offset,
               std::vector<std::uint64_t> level_offsets);
-  /// Device kernels: vector lanes per row (a power of two up to a warp, as
-  /// many as the rows average entries) and rows per 128-thread team.
-  static int device_lanes(std::uint64_t rows, std::uint64_t nonzeros) {
-    const std::uint64_t mean_row = rows == 0 ? 1 : (nonzeros + rows - 1) / rows;
-    int lanes = 1;
-    while (lanes < 32 && std::uint64_t(lanes) < mean_row) lanes *= 2;
-    return lanes;
-  }
+  /// Threads of a device layered team (its rows: this over rule R's lanes).
   static constexpr int device_team_threads = 128;
   /// The level offsets on the device (the host layered kernel reads them).
   static Kokkos::View<std::uint64_t*, memory_space> device_copy(
@@ -472,6 +467,12 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
   SolveShape shape;
   shape.host_backend = is_host_backend_v<ExecSpace>;
   shape.concurrency = static_cast<std::uint64_t>(space.concurrency());
+  shape.rows = rows;
+  shape.entries = nonzeros;
+  if (!shape.host_backend) {
+    shape.warp_width = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
+    shape.independent_lanes = DeviceLimits::query(space).independent_lanes;
+  }
   shape.level_widths.resize(level_offsets.size() - 1);
   for (std::size_t g = 0; g + 1 < level_offsets.size(); ++g)
     shape.level_widths[g] = level_offsets[g + 1] - level_offsets[g];
@@ -495,7 +496,8 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
   // Rule D's slices: ceil(width / rows per slice) per level, as offsets.
   std::vector<std::uint64_t> slices;
   if (!shape.host_backend) {
-    const std::uint64_t per = std::uint64_t(device_team_threads / device_lanes(rows, nonzeros));
+    const std::uint64_t per =
+        std::uint64_t(device_team_threads / policy_.device_row_lanes(shape, SolveMode::Layered));
     slices.assign(levels + 1, 0);
     for (std::uint64_t l = 0; l < levels; ++l)
       slices[l + 1] = slices[l] + (shape.level_widths[l] + per - 1) / per;
@@ -598,11 +600,9 @@ template <class System>
 void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const ExecSpace& space,
                                                                         const System& system) {
   constexpr bool host = is_host_backend_v<ExecSpace>;
-  // The device kernels: a row per team thread; the layered kernel spreads a
-  // row's entries over as many vector lanes as its rows average (up to a
-  // warp), the dataflow kernel over a whole warp (a waiting row holds one
-  // warp, never part of one another row shares).
-  const int lanes = device_lanes(rows_, nonzeros_);
+  // The device kernels: a row per team thread, its entries over rule R's
+  // vector lanes.
+  const int lanes = policy_.device_row_lanes(shape_, SolveMode::Layered);
   const bool one_launch = host || policy_.device_layered_one_launch;  // rules L and D
   bool counted = false;  // a kernel of the schedule takes tickets
   for (const SolveStretch& st : schedule_.stretches)
@@ -689,17 +689,17 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         Kokkos::parallel_for("strata::solve::dataflow",
                              Kokkos::RangePolicy<ExecSpace>(space, 0, workers), rows);
       } else {
-        const int team = policy_.device_dataflow_warps_per_team < 1
-                             ? 1
-                             : policy_.device_dataflow_warps_per_team;  // rows per ticket
+        // Rule R: a row per `row_lanes` lanes (a whole warp where lanes of
+        // one warp do not progress independently), a ticket per team of
+        // device_dataflow_warps_per_team warps.
+        const int row_lanes = policy_.device_row_lanes(shape_, SolveMode::Dataflow);
+        const int warps = policy_.device_dataflow_warps_per_team < 1
+                              ? 1
+                              : policy_.device_dataflow_warps_per_team;
+        const int team = std::max(1, warps * shape_.warp_width / row_lanes);  // rows per ticket
         const std::uint64_t tickets = (last - first + team - 1) / team;
         const int league = device_league(st, tickets, std::uint64_t(team));
-        // A row per hardware warp (32 lanes on CUDA, a 64-wide wavefront on
-        // HIP): two rows in one warp could wait on each other inside it, and
-        // a wavefront without independent thread scheduling would not
-        // progress past the spin.
-        const int warp = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
-        const Kokkos::TeamPolicy<ExecSpace> policy(space, league, team, warp);
+        const Kokkos::TeamPolicy<ExecSpace> policy(space, league, team, row_lanes);
         if (system.value_ready)
           Kokkos::parallel_for(
               "strata::solve::dataflow", policy,

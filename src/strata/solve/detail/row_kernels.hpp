@@ -23,9 +23,11 @@
 //    own flag. Forward progress needs no co-residency: a row waits only on
 //    lower positions, which were all taken, by workers already running, before
 //    its own; the lowest unfinished position therefore never waits, whatever
-//    the scheduler does. On a device a worker is a warp (team thread of 32
-//    vector lanes), flags and x are polled with volatile loads (no stale L1
-//    line), and a release fence orders x before the flag.
+//    the scheduler does. On a device a worker is a team thread (its vector
+//    lanes take the row's entries: rule R of policy.hpp; several rows share
+//    a warp only where its lanes progress independently), flags and x are
+//    polled with volatile loads (no stale L1 line), and a release fence
+//    orders x before the flag.
 //
 // Rule V (policy.hpp): on a device a dataflow stretch may instead poll x
 // itself (RowSystem::value_ready): x starts the solve holding
@@ -422,8 +424,8 @@ KOKKOS_FORCEINLINE_FUNCTION typename System::scalar_type wait_value(const System
 }
 
 /// Dataflow, device: a team takes team_size consecutive positions per ticket,
-/// a warp (a team thread of the hardware's warp width) per row. ValueReady:
-/// rule V (x is its own ready flag), else the ready flags.
+/// a team thread (rule R's vector lanes) per row. ValueReady: rule V (x is
+/// its own ready flag), else the ready flags.
 template <class System, class ExecSpace, bool ValueReady>
 struct DataflowTeamRows {
   using member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
