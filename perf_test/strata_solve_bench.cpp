@@ -71,7 +71,7 @@ struct Options {
   std::vector<std::string> matrices{"sweep2d", "sweep3d", "ilu3d", "deep8k", "deep40k", "chain"};
   std::vector<std::string> files;
   int reps = 5;
-  bool tune = false;  ///< also time the device launch knobs of SolvePolicy (rules A, D)
+  bool tune = false;  ///< also time SolvePolicy's knobs (device: rules A, D, R, V; host: O)
   std::string json = "strata_solve_bench.json";
   std::string command;
 };
@@ -395,6 +395,17 @@ Record run(const Options& opt, const std::string& label, const HostCsr& a) {
       m.note = schedule_note(ts);
       finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });
     }
+  }
+  // --tune on a host backend: rule O off (a one-worker solve in level order).
+  if (opt.tune && Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+    strata::solve::SolvePolicy policy = strata::solve::SolvePolicy::standard();
+    policy.host_row_order = false;
+    Solve ts(SolveMode::Automatic, policy);
+    ts.symbolic(ExecSpace(), row_map, entries, strata::solve::Triangle::Lower);
+    Method m;
+    m.name = "tune-level-order";
+    m.note = schedule_note(ts);
+    finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });
   }
   for (const auto& [name, algorithm] : {std::pair<const char*, Algorithm>{"kk-RP", Algorithm::SEQLVLSCHD_RP},
                                         {"kk-TP1", Algorithm::SEQLVLSCHD_TP1},

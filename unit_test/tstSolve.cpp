@@ -381,10 +381,25 @@ TEST(Solve, PolicyRulesPickLayeredForWideAndDataflowForDeep) {
   ASSERT_EQ(s.stretches.size(), 1u);
   EXPECT_EQ(s.stretches[0].workers, 1u);
   EXPECT_NE(s.reason.find("rule C"), std::string::npos);
+  // ... and, being the whole solve, in the rows' own order (rule O).
+  EXPECT_TRUE(s.stretches[0].row_order);
+  EXPECT_NE(s.reason.find("rule O"), std::string::npos) << s.reason;
+  solve::SolvePolicy level_order = policy;
+  level_order.host_row_order = false;
+  EXPECT_FALSE(level_order.schedule(shape).stretches[0].row_order);
+  // A one-worker stretch beside others keeps level order.
+  shape.level_widths = std::vector<std::uint64_t>(1000, 1);
+  shape.level_widths.insert(shape.level_widths.end(), 10, 100000);
+  s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 2u);
+  EXPECT_EQ(s.stretches[0].workers, 1u);
+  EXPECT_FALSE(s.stretches[0].row_order);
+  EXPECT_EQ(s.reason.find("rule O"), std::string::npos) << s.reason;
   shape.level_widths = std::vector<std::uint64_t>(10, 100000);
   s = policy.schedule(shape, SolveMode::Dataflow);
   ASSERT_EQ(s.stretches.size(), 1u);
   EXPECT_EQ(s.stretches[0].workers, 0u);
+  EXPECT_FALSE(s.stretches[0].row_order);
 }
 
 TEST(Solve, PolicyDeviceLookaheadSizesTheLeagueFromTheMeanWidth) {

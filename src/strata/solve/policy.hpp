@@ -41,6 +41,15 @@
 //    just wrote, and each hand-off (a cache line moved, often a yield) costs
 //    more than the row (strata_solve_bench: the 350 x 350 sweep factor in
 //    dataflow on two workers is many times slower than layered or serial).
+//  O (one worker over the whole solve -> the rows' own order): on a host
+//    backend, where rule C leaves a single stretch covering every level to
+//    one worker, that worker walks the rows in index order (ascending for a
+//    lower triangle, descending for an upper one: every row a row reads
+//    comes before it, so this is a substitution order too) instead of level
+//    order. A factor stored in a natural order (a grid's, a chain's) is then
+//    read as it is stored, where level order jumps between distant rows of
+//    the matrix and of x (host_row_order; docs/solve.md has the
+//    measurement).
 //  D (device layered stretch -> one launch): on a device a layered stretch
 //    is one launch (device_layered_one_launch): teams take a level's slices
 //    by ticket and a slice starts once the level before counted all its
@@ -90,6 +99,8 @@ struct SolveStretch {
   std::uint64_t end_level = 0;    ///< one past its last level
   SolveMode mode = SolveMode::Layered;  ///< Layered or Dataflow
   std::uint32_t workers = 0;  ///< dataflow on a host backend: threads of the launch (0: all)
+  /// rule O: the one worker walks the rows in index order, not level order
+  bool row_order = false;
 };
 
 /// The schedule of one solve: its stretches in level order and why.
@@ -123,6 +134,7 @@ struct SolvePolicy {
   std::uint64_t device_lookahead_levels = 2;              ///< rule A (0: a resident league)
   int device_dataflow_warps_per_team = 4;  ///< device dataflow: warps per team (a ticket: warps x warp width / rule R lanes rows)
   bool device_value_ready = true;                         ///< rule V
+  bool host_row_order = true;                             ///< rule O
   /// Rule R for dataflow stretches: vector lanes per row (a power of two,
   /// at most the warp); 0: as many as the rows average entries
   int device_dataflow_lanes = 0;
@@ -234,6 +246,11 @@ struct SolvePolicy {
         s.reason += "; rule C: levels " + std::to_string(r.first_level) + ".." +
                     std::to_string(r.end_level - 1) + " average < " +
                     std::to_string(serial_width_per_thread) + " rows per thread: one worker";
+    }
+    if (host_row_order && s.stretches.size() == 1 && s.stretches[0].workers == 1 &&
+        s.stretches[0].mode == SolveMode::Dataflow) {
+      s.stretches[0].row_order = true;  // rule C made it one worker: host only
+      s.reason += "; rule O: the one worker walks the rows in index order";
     }
     if (!shape.host_backend && device_value_ready && s.dataflow_levels != 0)
       s.reason += "; rule V: a dataflow row polls the x it reads (float or double, x not b)";

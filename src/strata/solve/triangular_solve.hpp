@@ -680,6 +680,14 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         // a launch of a multi-threaded host space would leave its other
         // threads spinning at the launch's end barrier, and on a loaded or
         // oversubscribed machine they take the worker's core.
+        if (workers == 1 && st.row_order) {  // rule O: the whole solve in row order
+          Kokkos::parallel_for(
+              "strata::solve::row_order", one_thread_policy(space),
+              detail::RowOrderRows<System, row_map_type>{system, row_map_,
+                                                         triangle_ == Triangle::Lower});
+          ++ticket;
+          continue;
+        }
         if (workers == 1) {
           Kokkos::parallel_for("strata::solve::in_order", one_thread_policy(space),
                                detail::InOrderRows<System>{system, first, last});

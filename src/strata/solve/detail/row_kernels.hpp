@@ -186,6 +186,35 @@ struct InOrderRows {
   }
 };
 
+/// One worker, host, over the whole solve (rule O): the rows in index order
+/// (ascending for a lower triangle, descending for an upper one), straight
+/// from the CSR, with the arithmetic of LayeredRows (the same x, bitwise).
+template <class System, class RowMap>
+struct RowOrderRows {
+  System s;
+  RowMap row_map;
+  bool lower = true;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t) const {
+    using Scalar = typename System::scalar_type;
+    const std::size_t n = row_map.extent(0) - 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t r = lower ? i : n - 1 - i;
+      const auto begin = row_map(r), end = row_map(r + 1);
+      for (std::size_t j = 0; j < s.rhs; ++j) {
+        Scalar sum = at(s.b, r, j);
+        Scalar pivot = Scalar(1);
+        for (auto e = begin; e < end; ++e) {
+          const std::size_t c = static_cast<std::size_t>(s.entries(e));
+          if (c != r) sum -= s.values(e) * at(s.x, c, j);
+          else if (!s.unit) pivot = s.values(e);
+        }
+        at(s.x, r, j) = sum / pivot;
+      }
+      if (s.flags) s.ready(r) = s.epoch;
+    }
+  }
+};
+
 /// Layered, host: levels [first_level, end_level) in one launch of
 /// `workers` iterations. Ticket t is slice t % parts of level first_level +
 /// t / parts; a slice waits until the stretch's done counter counts every
