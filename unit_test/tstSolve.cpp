@@ -115,12 +115,14 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
   mixed.layered_min_width_device = 8;
   mixed.min_dataflow_levels = 2;
   // Mixed stretches whose dataflow stretches run on every worker: they read
-  // the ready flags the layered stretches before them set.
+  // the ready flags the layered stretches before them set (on a device wide
+  // levels run dataflow too, a row per lane: rule W).
   solve::SolvePolicy mixed_all_workers = mixed;
   mixed_all_workers.serial_width_per_thread = 0;
   // The device launch knobs (no effect on a host): layered stretches in one
   // launch (rule D), few rows in flight (rule A), a warp per ticket.
   solve::SolvePolicy one_launch = mixed;
+  one_launch.device_wide_dataflow = false;  // wide levels layered on a device too
   one_launch.device_layered_one_launch = true;
   one_launch.device_lookahead_levels = 2;
   one_launch.device_dataflow_warps_per_team = 1;
@@ -133,6 +135,7 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
   flags_only.device_value_ready = false;
   solve::SolvePolicy mixed_flags = mixed_all_workers;
   mixed_flags.device_value_ready = false;
+  mixed_flags.device_wide_dataflow = false;  // the layered stretches set the flags
   // Rule R's dataflow lanes forced (no effect on a host): a lane per row,
   // so up to a warp of rows that wait on each other share one warp (where
   // its lanes progress independently; a whole warp per row elsewhere), and
@@ -359,6 +362,7 @@ TEST(Solve, PolicyRulesPickLayeredForWideAndDataflowForDeep) {
   solve::SolvePolicy policy;
   solve::SolveShape shape;
   shape.host_backend = false;
+  shape.independent_lanes = false;  // wide levels run layered (rule W; rule R below)
   shape.level_widths = std::vector<std::uint64_t>(20, 100000);  // few, wide
   auto s = policy.schedule(shape);
   ASSERT_EQ(s.stretches.size(), 1u);
@@ -372,6 +376,11 @@ TEST(Solve, PolicyRulesPickLayeredForWideAndDataflowForDeep) {
   s = policy.schedule(shape);
   ASSERT_EQ(s.stretches.size(), 1u);
   EXPECT_EQ(s.stretches[0].mode, SolveMode::Layered);
+  shape.independent_lanes = true;  // ... in the dataflow stretch a row per lane
+  s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 1u);
+  EXPECT_EQ(s.stretches[0].mode, SolveMode::Dataflow);
+  EXPECT_EQ(s.stretches[0].lanes, 1);
   // Narrow levels on a host backend run on one worker (rule C); wide ones
   // forced to dataflow on all.
   shape.host_backend = true;
@@ -409,7 +418,7 @@ TEST(Solve, PolicyDeviceLookaheadSizesTheLeagueFromTheMeanWidth) {
   shape.level_widths = {10, 30, 50, 70};  // mean width 40
   const solve::SolveStretch all{0, 4, SolveMode::Dataflow, 0};
   EXPECT_EQ(policy.device_lookahead_levels, 2u);  // the standard policy: two levels in flight
-  EXPECT_EQ(policy.device_teams_in_flight(shape, all, 4), 20u);
+  EXPECT_EQ(policy.device_teams_in_flight(shape, all, 4), 64u);  // 80 rows, floored at 256
   policy.device_lookahead_levels = 0;
   EXPECT_EQ(policy.device_teams_in_flight(shape, all, 4), 0u);  // rule A off: the whole league
   policy.device_lookahead_levels = 8;  // 320 rows in flight
@@ -419,6 +428,7 @@ TEST(Solve, PolicyDeviceLookaheadSizesTheLeagueFromTheMeanWidth) {
             560u);
   policy.device_layered_one_launch = true;
   shape.level_widths = std::vector<std::uint64_t>(20, 100000);
+  shape.independent_lanes = false;  // wide levels run layered (rule W)
   const auto s = policy.schedule(shape);
   EXPECT_NE(s.reason.find("rule D"), std::string::npos) << s.reason;
   EXPECT_NE(s.reason.find("rule A: at most 8 levels"), std::string::npos) << s.reason;
@@ -428,7 +438,7 @@ TEST(Solve, PolicyDeviceLookaheadSizesTheLeagueFromTheMeanWidth) {
   EXPECT_EQ(h.reason.find("rule A"), std::string::npos) << h.reason;
 }
 
-TEST(Solve, PolicyDeviceLanesPerRowFollowTheMeanRowLength) {
+TEST(Solve, PolicyDeviceLanesPerRowFollowRowLengthAndLevelWidth) {
   solve::SolvePolicy policy;
   solve::SolveShape shape;
   shape.host_backend = false;
@@ -436,32 +446,72 @@ TEST(Solve, PolicyDeviceLanesPerRowFollowTheMeanRowLength) {
   shape.rows = 1000;
   shape.entries = 3970;  // ILU(0) of a 7-point stencil: 4 entries a row
   shape.level_widths = {400, 300, 200, 100};
-  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Layered), 4);
-  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Dataflow), 4);
-  shape.entries = 8300;  // rounded up to a power of two
-  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Dataflow), 16);
-  shape.entries = 1000000;  // at most a warp
-  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Layered), 32);
+  // Layered: as many lanes as the rows average entries, rounded up, at
+  // most a warp.
+  EXPECT_EQ(policy.layered_row_lanes(shape), 4);
+  shape.entries = 8300;
+  EXPECT_EQ(policy.layered_row_lanes(shape), 16);
+  shape.entries = 1000000;
+  EXPECT_EQ(policy.layered_row_lanes(shape), 32);
   shape.warp_width = 64;  // a HIP wavefront
-  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Layered), 64);
-  shape.entries = 3000;
-  policy.device_dataflow_lanes = 3;  // the knob, rounded down; layered keeps the mean
-  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Dataflow), 2);
-  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Layered), 4);
+  EXPECT_EQ(policy.layered_row_lanes(shape), 64);
+  shape.warp_width = 32;
+  shape.entries = 3970;
+  // Dataflow: a warp per row of narrow levels, a lane per row of wide ones.
+  const solve::SolveStretch narrow{0, 4, SolveMode::Dataflow, 0};
+  EXPECT_EQ(policy.dataflow_row_lanes(shape, narrow), 32);
+  shape.level_widths = {20000, 20000, 1000, 30000};  // mean 17,750
+  EXPECT_EQ(policy.dataflow_row_lanes(shape, narrow), 1);
+  EXPECT_EQ(policy.dataflow_row_lanes(shape, solve::SolveStretch{2, 3, SolveMode::Dataflow, 0}), 32);
+  policy.device_dataflow_lanes = 3;  // the knob, rounded down to a power of two
+  EXPECT_EQ(policy.dataflow_row_lanes(shape, narrow), 2);
   policy.device_dataflow_lanes = 1000;
-  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Dataflow), 64);
+  EXPECT_EQ(policy.dataflow_row_lanes(shape, narrow), 32);
   // Lanes that do not progress independently: a dataflow row takes the
   // whole warp (a waiting lane could stall the lane it waits on).
   shape.independent_lanes = false;
   policy.device_dataflow_lanes = 1;
-  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Dataflow), 64);
-  EXPECT_EQ(policy.device_row_lanes(shape, SolveMode::Layered), 4);
-  const auto s = policy.schedule(shape, SolveMode::Dataflow);
-  EXPECT_NE(s.reason.find("rule R: 4 lanes per layered row, 64 per dataflow row"),
+  EXPECT_EQ(policy.dataflow_row_lanes(shape, narrow), 32);
+}
+
+TEST(Solve, PolicyDeviceWideLevelsRunDataflowARowPerLane) {
+  solve::SolvePolicy policy;
+  solve::SolveShape shape;
+  shape.host_backend = false;
+  shape.warp_width = 32;
+  shape.rows = 200000;
+  shape.entries = 800000;
+  // Wide levels, then a narrow tail: two dataflow stretches, a lane per row
+  // then a warp per row.
+  shape.level_widths = {50000, 60000, 70000, 100, 50, 10, 5, 1};
+  auto s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 2u);
+  EXPECT_EQ(s.stretches[0].mode, SolveMode::Dataflow);
+  EXPECT_EQ(s.stretches[0].end_level, 3u);
+  EXPECT_EQ(s.stretches[0].lanes, 1);
+  EXPECT_EQ(s.stretches[1].mode, SolveMode::Dataflow);
+  EXPECT_EQ(s.stretches[1].lanes, 32);
+  EXPECT_NE(s.reason.find("rows run dataflow, a row per lane"), std::string::npos) << s.reason;
+  EXPECT_NE(s.reason.find("rule R: 4 lanes per layered row, 1 per dataflow row of levels 0..2, "
+                          "32 per dataflow row of levels 3..7"),
             std::string::npos)
       << s.reason;
-  shape.host_backend = true;  // a device rule
-  EXPECT_EQ(policy.schedule(shape).reason.find("rule R"), std::string::npos);
+  // Without independent lanes (HIP) or with the knob off, wide levels run
+  // layered as on a host.
+  shape.independent_lanes = false;
+  s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 2u);
+  EXPECT_EQ(s.stretches[0].mode, SolveMode::Layered);
+  EXPECT_EQ(s.stretches[1].lanes, 32);
+  shape.independent_lanes = true;
+  policy.device_wide_dataflow = false;
+  EXPECT_EQ(policy.schedule(shape).stretches[0].mode, SolveMode::Layered);
+  // Rule A's floor: at least 256 rows in flight on narrow levels.
+  shape.level_widths = std::vector<std::uint64_t>(100, 38);
+  const solve::SolveStretch all{0, 100, SolveMode::Dataflow, 0};
+  EXPECT_EQ(policy.device_teams_in_flight(shape, all, 1), 256u);
+  shape.level_widths = std::vector<std::uint64_t>(100, 188);
+  EXPECT_EQ(policy.device_teams_in_flight(shape, all, 1), 376u);
 }
 
 TEST(Solve, PolicyOnAHostRunsLevelsOf64RowsPerThreadLayeredInOneLaunch) {
@@ -501,6 +551,7 @@ TEST(Solve, PolicyOnAHostRunsLevelsOf64RowsPerThreadLayeredInOneLaunch) {
   EXPECT_EQ(policy.slices_per_worker(wide, solve::SolveStretch{0, 19}), 1u);
   // A device keeps its own width and has no rule L.
   shape.host_backend = false;
+  shape.independent_lanes = false;  // wide levels run layered (rule W)
   shape.level_widths = std::vector<std::uint64_t>(50, 20000);
   s = policy.schedule(shape);
   ASSERT_EQ(s.stretches.size(), 1u);

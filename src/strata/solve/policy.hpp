@@ -8,14 +8,20 @@
 // rule in SolveSchedule::reason (`strata explain` prints it).
 //
 // Rules
-//  W (wide levels -> layered): a level of at least layered_min_width rows
-//    runs layered: its synchronisation is paid once for many rows, and the
-//    layered kernel reads no ready flags. On a host backend the width is 64
+//  W (wide levels): a level of at least layered_min_width rows is wide. On
+//    a host backend it runs layered: its synchronisation is paid once for
+//    many rows, and the layered kernel reads no ready flags; the width is 64
 //    rows per thread: a level's hand-off between workers (rule L) costs
 //    about 0.2 us on two cores, the time of some 50 rows of three to four
 //    entries, below which one worker running the level alone (rule C) is
-//    as fast. On a device 16,384 rows: a launch costs several us and a GPU
-//    needs thousands of rows in flight.
+//    as fast. On a device the width is 16,384 rows (a GPU needs thousands
+//    of rows in flight), and wide levels run dataflow with a row per lane
+//    (rule R) where a warp's lanes progress independently, layered elsewhere
+//    (device_wide_dataflow): on the permuted ilu3d 100 (20 levels of up to
+//    144,000 rows) one dataflow launch of the whole solve, a row per lane,
+//    took 0.18 ms on an H100 where the layered kernel took 0.25 ms, its
+//    launch per level and its level barrier costing more than the rows'
+//    waits.
 //  L (host layered stretch -> one launch): on a host backend a layered
 //    stretch is one launch, not one per level: each level is cut into a
 //    slice per worker, workers take the slices in level order by ticket, and
@@ -59,12 +65,15 @@
 //  A (device lookahead): a device launch of a stretch (dataflow, or
 //    layered under rule D) runs at most device_lookahead_levels levels'
 //    worth of rows at once (the stretch's mean width times that many
-//    levels), not a whole resident league: rows further ahead cannot start
-//    before the levels below them end, and every waiting row polls memory
-//    that the rows on the critical path need. Two levels is the best of the
-//    grid `strata_solve_bench --tune` measured before rule V; with rule V
-//    eight levels are faster on two of the three factors of thousands of
-//    levels measured and slower on the third (docs/solve.md).
+//    levels), but at least device_min_rows_in_flight rows, not a whole
+//    resident league: rows further ahead cannot start before the levels
+//    below them end, and every waiting row polls memory that the rows on
+//    the critical path need. Two levels is the best of the grid
+//    `strata_solve_bench --tune` measured on factors of hundreds of rows a
+//    level and more (deep8k's 188 rows a level: 7 % slower with 8 levels);
+//    on deep40k's 38 rows a level two levels are 76 rows, too few to cover
+//    a level's hand-off, and 8 levels (304 rows) were 14 % faster, hence
+//    the floor of 256 rows (docs/solve.md).
 //  V (device dataflow: x is its own ready flag): on a device, where Scalar
 //    is float or double and x is not b, a dataflow row polls the x it reads
 //    instead of a ready flag: x starts the solve as a signalling NaN no
@@ -73,17 +82,21 @@
 //    flag it is a release fence, the flag's store, the flag's poll, an
 //    acquire fence and a second load of x, all on the critical path of a
 //    deep factor (device_value_ready; docs/solve.md has the measurement).
-//  R (device lanes per row): a device row's entries are spread over as many
-//    vector lanes as the rows average entries (a power of two up to the
-//    warp), so a warp holds several short rows instead of one row and idle
-//    lanes: a factor of three to eight entries a row keeps four to eight
-//    rows in each warp in flight. In a dataflow stretch a row then shares
-//    its warp with rows that may wait on it, which needs a device whose
-//    lanes progress independently (CUDA compute capability 7.0 and later:
-//    independent thread scheduling); elsewhere (HIP wavefronts, older CUDA
-//    devices) a dataflow row takes a whole warp, and spinning lanes could
-//    otherwise stall the lane they wait on. device_dataflow_lanes fixes the
-//    dataflow lanes instead (docs/solve.md has the measurement).
+//  R (device lanes per row): the layered kernel spreads a row's entries
+//    over as many vector lanes as the rows average entries (a power of two
+//    up to the warp). A dataflow stretch whose levels average fewer than
+//    layered_min_width_device rows gives each row a whole warp: its time is
+//    the latency of its chain of rows, and rows that share a warp with rows
+//    spinning on them wait for each other's turns (the warp's diverged lanes
+//    are interleaved): a row per lane was 2.5-3.5x slower on the deep
+//    factors, and a row per four lanes 1.4-2x. A wider stretch gives each
+//    row one lane: its time is throughput, and a warp spent on a row of four
+//    entries leaves 28 lanes idle (ilu3d 100: a row per lane 3x faster than
+//    a row per warp). A row per lane needs a device whose lanes progress
+//    independently (CUDA compute capability 7.0 and later: independent
+//    thread scheduling), as a row may spin on a row of its own warp;
+//    elsewhere (HIP wavefronts, older CUDA devices) every dataflow row takes
+//    a whole warp. device_dataflow_lanes fixes the dataflow lanes instead.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -101,6 +114,8 @@ struct SolveStretch {
   std::uint32_t workers = 0;  ///< dataflow on a host backend: threads of the launch (0: all)
   /// rule O: the one worker walks the rows in index order, not level order
   bool row_order = false;
+  /// rule R, device dataflow: vector lanes per row (0 on a host backend)
+  int lanes = 0;
 };
 
 /// The schedule of one solve: its stretches in level order and why.
@@ -132,6 +147,8 @@ struct SolvePolicy {
   std::uint64_t balance_rows_per_slice = 1024;            ///< rule B: rows per slice
   bool device_layered_one_launch = false;                 ///< rule D
   std::uint64_t device_lookahead_levels = 2;              ///< rule A (0: a resident league)
+  std::uint64_t device_min_rows_in_flight = 256;          ///< rule A's floor
+  bool device_wide_dataflow = true;                       ///< rule W on a device
   int device_dataflow_warps_per_team = 4;  ///< device dataflow: warps per team (a ticket: warps x warp width / rule R lanes rows)
   bool device_value_ready = true;                         ///< rule V
   bool host_row_order = true;                             ///< rule O
@@ -139,18 +156,28 @@ struct SolvePolicy {
   /// at most the warp); 0: as many as the rows average entries
   int device_dataflow_lanes = 0;
 
-  /// Rule R: vector lanes per row of a device kernel running `mode`.
-  int device_row_lanes(const SolveShape& shape, SolveMode mode) const {
+  /// Rule R: vector lanes per row of the device layered kernel.
+  int layered_row_lanes(const SolveShape& shape) const {
     const int warp = std::max(1, shape.warp_width);
-    if (mode == SolveMode::Dataflow && !shape.independent_lanes) return warp;
+    const std::uint64_t mean = shape.rows == 0 ? 1 : (shape.entries + shape.rows - 1) / shape.rows;
     int lanes = 1;
-    if (mode == SolveMode::Dataflow && device_dataflow_lanes > 0) {
-      while (lanes < warp && lanes * 2 <= device_dataflow_lanes) lanes *= 2;  // rounded down
-    } else {
-      const std::uint64_t mean = shape.rows == 0 ? 1 : (shape.entries + shape.rows - 1) / shape.rows;
-      while (lanes < warp && std::uint64_t(lanes) < mean) lanes *= 2;  // rounded up
-    }
+    while (lanes < warp && std::uint64_t(lanes) < mean) lanes *= 2;  // rounded up
     return lanes;
+  }
+
+  /// Rule R: vector lanes per row of a device dataflow launch of `st`.
+  int dataflow_row_lanes(const SolveShape& shape, const SolveStretch& st) const {
+    const int warp = std::max(1, shape.warp_width);
+    if (!shape.independent_lanes) return warp;
+    if (device_dataflow_lanes > 0) {
+      int lanes = 1;
+      while (lanes < warp && lanes * 2 <= device_dataflow_lanes) lanes *= 2;  // rounded down
+      return lanes;
+    }
+    std::uint64_t rows = 0;
+    for (std::uint64_t l = st.first_level; l < st.end_level; ++l) rows += shape.level_widths[l];
+    const std::uint64_t levels = std::max<std::uint64_t>(1, st.end_level - st.first_level);
+    return rows / levels >= layered_min_width_device ? 1 : warp;
   }
 
   /// Rule A: teams of `rows_per_team` rows a device launch of `st` needs to
@@ -163,7 +190,8 @@ struct SolvePolicy {
     for (std::uint64_t l = st.first_level; l < st.end_level; ++l) rows += shape.level_widths[l];
     const std::uint64_t levels = std::max<std::uint64_t>(1, st.end_level - st.first_level);
     const std::uint64_t per = std::max<std::uint64_t>(1, rows_per_team);
-    const std::uint64_t in_flight = (rows + levels - 1) / levels * device_lookahead_levels;
+    const std::uint64_t in_flight = std::max<std::uint64_t>(
+        (rows + levels - 1) / levels * device_lookahead_levels, device_min_rows_in_flight);
     return std::max<std::uint64_t>(1, (in_flight + per - 1) / per);
   }
 
@@ -201,33 +229,46 @@ struct SolvePolicy {
       s.stretches.push_back(dataflow_workers(shape, SolveStretch{0, levels, mode, 0}));
       s.reason = std::string("forced mode ") + solve_mode_name(mode);
     } else {
-      // Rules W and N: maximal runs of wide and of narrow levels.
-      std::vector<SolveStretch> runs;
+      // Rules W and N: maximal runs of wide and of narrow levels; wide ones
+      // run layered, or on a device whose lanes progress independently
+      // dataflow a row per lane (rule R).
+      const bool wide_dataflow =
+          !shape.host_backend && shape.independent_lanes && device_wide_dataflow;
+      const SolveMode wide_mode = wide_dataflow ? SolveMode::Dataflow : SolveMode::Layered;
+      struct Run {
+        std::uint64_t first, end;
+        bool wide;
+      };
+      std::vector<Run> runs;
       for (std::uint64_t l = 0; l < levels; ++l) {
-        const SolveMode m = w[l] >= min_width ? SolveMode::Layered : SolveMode::Dataflow;
-        if (runs.empty() || runs.back().mode != m) runs.push_back(SolveStretch{l, l, m, 0});
-        runs.back().end_level = l + 1;
+        const bool wide = w[l] >= min_width;
+        if (runs.empty() || runs.back().wide != wide) runs.push_back(Run{l, l, wide});
+        runs.back().end = l + 1;
       }
       // Rule S: a short narrow run between wide ones joins them.
       for (std::size_t i = 0; i < runs.size(); ++i) {
-        SolveStretch& r = runs[i];
         const bool between = i > 0 && i + 1 < runs.size();
-        if (r.mode == SolveMode::Dataflow && between &&
-            r.end_level - r.first_level < min_dataflow_levels)
-          r.mode = SolveMode::Layered;
+        if (!runs[i].wide && between && runs[i].end - runs[i].first < min_dataflow_levels)
+          runs[i].wide = true;
       }
-      for (const SolveStretch& r : runs) {
-        if (!s.stretches.empty() && s.stretches.back().mode == r.mode)
-          s.stretches.back().end_level = r.end_level;
+      std::vector<Run> merged;
+      for (const Run& r : runs) {
+        if (!merged.empty() && merged.back().wide == r.wide)
+          merged.back().end = r.end;
         else
-          s.stretches.push_back(r);
+          merged.push_back(r);
       }
-      for (SolveStretch& r : s.stretches) r = dataflow_workers(shape, r);
-      s.reason = "rule W: levels of >= " + std::to_string(min_width) +
-                 " rows run layered; rule N: narrower stretches run dataflow; rule S: a "
-                 "narrow stretch of < " +
-                 std::to_string(min_dataflow_levels) + " levels between wide ones runs layered";
+      for (const Run& r : merged)
+        s.stretches.push_back(dataflow_workers(
+            shape, SolveStretch{r.first, r.end, r.wide ? wide_mode : SolveMode::Dataflow, 0}));
+      s.reason = "rule W: levels of >= " + std::to_string(min_width) + " rows run " +
+                 (wide_dataflow ? "dataflow, a row per lane" : "layered") +
+                 "; rule N: narrower stretches run dataflow; rule S: a narrow stretch of < " +
+                 std::to_string(min_dataflow_levels) + " levels between wide ones joins them";
     }
+    if (!shape.host_backend)
+      for (SolveStretch& r : s.stretches)
+        if (r.mode == SolveMode::Dataflow) r.lanes = dataflow_row_lanes(shape, r);
     bool layered = false;
     for (const SolveStretch& r : s.stretches) layered = layered || r.mode == SolveMode::Layered;
     if (shape.host_backend && layered)
@@ -238,7 +279,8 @@ struct SolvePolicy {
                   "counters";
     if (!shape.host_backend && device_lookahead_levels != 0)
       s.reason += "; rule A: at most " + std::to_string(device_lookahead_levels) +
-                  " levels of rows in flight";
+                  " levels of rows in flight, at least " +
+                  std::to_string(device_min_rows_in_flight) + " rows";
     for (const SolveStretch& r : s.stretches) {
       (r.mode == SolveMode::Layered ? s.layered_levels : s.dataflow_levels) +=
           r.end_level - r.first_level;
@@ -255,11 +297,11 @@ struct SolvePolicy {
     if (!shape.host_backend && device_value_ready && s.dataflow_levels != 0)
       s.reason += "; rule V: a dataflow row polls the x it reads (float or double, x not b)";
     if (!shape.host_backend) {
-      s.reason += "; rule R: " + std::to_string(device_row_lanes(shape, SolveMode::Layered)) +
-                  " lanes per layered row";
-      if (s.dataflow_levels != 0)
-        s.reason += ", " + std::to_string(device_row_lanes(shape, SolveMode::Dataflow)) +
-                    " per dataflow row";
+      s.reason += "; rule R: " + std::to_string(layered_row_lanes(shape)) + " lanes per layered row";
+      for (const SolveStretch& r : s.stretches)
+        if (r.mode == SolveMode::Dataflow)
+          s.reason += ", " + std::to_string(r.lanes) + " per dataflow row of levels " +
+                      std::to_string(r.first_level) + ".." + std::to_string(r.end_level - 1);
     }
     return s;
   }

@@ -497,7 +497,7 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
   std::vector<std::uint64_t> slices;
   if (!shape.host_backend) {
     const std::uint64_t per =
-        std::uint64_t(device_team_threads / policy_.device_row_lanes(shape, SolveMode::Layered));
+        std::uint64_t(device_team_threads / policy_.layered_row_lanes(shape));
     slices.assign(levels + 1, 0);
     for (std::uint64_t l = 0; l < levels; ++l)
       slices[l + 1] = slices[l] + (shape.level_widths[l] + per - 1) / per;
@@ -602,7 +602,7 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
   constexpr bool host = is_host_backend_v<ExecSpace>;
   // The device kernels: a row per team thread, its entries over rule R's
   // vector lanes.
-  const int lanes = policy_.device_row_lanes(shape_, SolveMode::Layered);
+  const int lanes = policy_.layered_row_lanes(shape_);
   const bool one_launch = host || policy_.device_layered_one_launch;  // rules L and D
   bool counted = false;  // a kernel of the schedule takes tickets
   for (const SolveStretch& st : schedule_.stretches)
@@ -697,10 +697,9 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         Kokkos::parallel_for("strata::solve::dataflow",
                              Kokkos::RangePolicy<ExecSpace>(space, 0, workers), rows);
       } else {
-        // Rule R: a row per `row_lanes` lanes (a whole warp where lanes of
-        // one warp do not progress independently), a ticket per team of
+        // Rule R: a row per st.lanes lanes, a ticket per team of
         // device_dataflow_warps_per_team warps.
-        const int row_lanes = policy_.device_row_lanes(shape_, SolveMode::Dataflow);
+        const int row_lanes = st.lanes < 1 ? shape_.warp_width : st.lanes;
         const int warps = policy_.device_dataflow_warps_per_team < 1
                               ? 1
                               : policy_.device_dataflow_warps_per_team;
