@@ -344,18 +344,32 @@ TEST(Solve, MixedScheduleWideLevelsThenANarrowTail) {
   policy.layered_min_width_device = 1000;
   const Space space;
   policy.layered_min_width_host_per_thread = 1000 / std::max(1, int(space.concurrency()));
-  Solve ts(SolveMode::Automatic, policy);
   const DeviceCsr d = to_device(a);
-  ts.symbolic(space, d.row_map, d.entries, Triangle::Lower);
-  ASSERT_EQ(ts.level_count(), 301u);
-  ASSERT_EQ(ts.schedule().stretches.size(), 2u) << ts.schedule().reason;
-  EXPECT_EQ(ts.schedule().stretches[0].mode, SolveMode::Layered);
-  EXPECT_EQ(ts.schedule().stretches[1].mode, SolveMode::Dataflow);
-  EXPECT_EQ(ts.schedule().layered_levels, 1u);
   const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
-  Kokkos::View<double*, Mem> x("x", a.rows);
-  ts.solve(space, d.values, strata::test::to_device(b, "b"), x);
-  EXPECT_LE(relative_error(host_vector(x), host_solve(a, b, true, false)), 1e-12);
+  // The wide level layered then a dataflow tail (on a device too with wide
+  // dataflow off); with it on, on a device whose lanes progress
+  // independently, a dataflow stretch a row per lane then one a warp per row.
+  for (const bool wide_dataflow : {false, true}) {
+    policy.device_wide_dataflow = wide_dataflow;
+    Solve ts(SolveMode::Automatic, policy);
+    ts.symbolic(space, d.row_map, d.entries, Triangle::Lower);
+    ASSERT_EQ(ts.level_count(), 301u);
+    ASSERT_EQ(ts.schedule().stretches.size(), 2u) << ts.schedule().reason;
+    const bool wide_is_dataflow = wide_dataflow && !host_backend &&
+                                  strata::DeviceLimits::query(space).independent_lanes;
+    EXPECT_EQ(ts.schedule().stretches[0].mode,
+              wide_is_dataflow ? SolveMode::Dataflow : SolveMode::Layered);
+    EXPECT_EQ(ts.schedule().stretches[1].mode, SolveMode::Dataflow);
+    EXPECT_EQ(ts.schedule().layered_levels, wide_is_dataflow ? 0u : 1u);
+    if (wide_is_dataflow) {
+      EXPECT_EQ(ts.schedule().stretches[0].lanes, 1);
+      EXPECT_GT(ts.schedule().stretches[1].lanes, 1);
+    }
+    Kokkos::View<double*, Mem> x("x", a.rows);
+    ts.solve(space, d.values, strata::test::to_device(b, "b"), x);
+    EXPECT_LE(relative_error(host_vector(x), host_solve(a, b, true, false)), 1e-12)
+        << "wide dataflow " << wide_dataflow;
+  }
 }
 
 TEST(Solve, PolicyRulesPickLayeredForWideAndDataflowForDeep) {
