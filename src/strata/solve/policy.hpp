@@ -89,7 +89,7 @@
 //    the latency of its chain of rows, and rows that share a warp with rows
 //    spinning on them wait for each other's turns (the warp's diverged lanes
 //    are interleaved): a row per lane was 2.5-3.5x slower on the deep
-//    factors, and a row per four lanes 1.4-2x. A wider stretch gives each
+//    factors, and a row per four lanes 1.4-2.1x. A wider stretch gives each
 //    row one lane: its time is throughput, and a warp spent on a row of four
 //    entries leaves 28 lanes idle (ilu3d 100: a row per lane 3x faster than
 //    a row per warp). A row per lane needs a device whose lanes progress
@@ -149,11 +149,14 @@ struct SolvePolicy {
   std::uint64_t device_lookahead_levels = 2;              ///< rule A (0: a resident league)
   std::uint64_t device_min_rows_in_flight = 256;          ///< rule A's floor
   bool device_wide_dataflow = true;                       ///< rule W on a device
-  int device_dataflow_warps_per_team = 4;  ///< device dataflow: warps per team (a ticket: warps x warp width / rule R lanes rows)
+  /// device dataflow: warps per team; a team takes a ticket of as many rows
+  /// as it has team threads (warps x warp width / rule R's lanes)
+  int device_dataflow_warps_per_team = 4;
   bool device_value_ready = true;                         ///< rule V
   bool host_row_order = true;                             ///< rule O
-  /// Rule R for dataflow stretches: vector lanes per row (a power of two,
-  /// at most the warp); 0: as many as the rows average entries
+  /// Rule R for dataflow stretches: vector lanes per row (rounded down to a
+  /// power of two, at most the warp); 0: by the rule (a lane per row where
+  /// the stretch's levels are wide, a warp per row where they are narrow)
   int device_dataflow_lanes = 0;
 
   /// Rule R: vector lanes per row of the device layered kernel.
