@@ -664,7 +664,7 @@ int main(int argc, char* argv[]) {
       std::printf("| profile | a rank's time: waves %.0f %% (most %.0f %%), waiting %.0f %% (most %.0f %%), "
                   "exchange %.0f %% | wave time of all ranks / 1-rank time: %.2f |\n",
                   100 * wave_mean, 100 * wave_max, 100 * idle_mean, 100 * idle_max,
-                  100 * (1 - wave_mean - idle_mean), wave_over_anchor);
+                  100 * std::max(0.0, 1 - wave_mean - idle_mean), wave_over_anchor);
       if (!a.json.empty()) std::ofstream(a.json, std::ios::app) << line << "\n";
       if (!ok) std::fprintf(stderr, "strata_sweep_mpi_bench: a result differs from the serial sweep\n");
     }
