@@ -89,11 +89,21 @@ struct ValueBits<float> {
   static constexpr word quiet = 0x7fc00000u;
 };
 
+/// memcpy of `bytes` bytes where device code may call it: HIP's device
+/// compiler has no std::memcpy (nvcc and host compilers do).
+KOKKOS_FORCEINLINE_FUNCTION void copy_bytes(void* to, const void* from, std::size_t bytes) {
+#if defined(__HIP_DEVICE_COMPILE__)
+  __builtin_memcpy(to, from, bytes);
+#else
+  std::memcpy(to, from, bytes);
+#endif
+}
+
 template <class Scalar>
 KOKKOS_FORCEINLINE_FUNCTION bool is_unset(const Scalar v) {
   if constexpr (ValueBits<Scalar>::polled) {
     typename ValueBits<Scalar>::word w;
-    std::memcpy(&w, &v, sizeof w);
+    copy_bytes(&w, &v, sizeof w);
     return w == ValueBits<Scalar>::unset;
   } else {
     (void)v;
@@ -104,7 +114,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool is_unset(const Scalar v) {
 template <class Scalar>
 KOKKOS_FORCEINLINE_FUNCTION Scalar from_bits(const typename ValueBits<Scalar>::word w) {
   Scalar v;
-  std::memcpy(&v, &w, sizeof v);
+  copy_bytes(&v, &w, sizeof v);
   return v;
 }
 
