@@ -177,8 +177,7 @@ struct SolvePolicy {
       while (lanes < warp && lanes * 2 <= device_dataflow_lanes) lanes *= 2;  // rounded down
       return lanes;
     }
-    std::uint64_t rows = 0;
-    for (std::uint64_t l = st.first_level; l < st.end_level; ++l) rows += shape.level_widths[l];
+    const std::uint64_t rows = stretch_rows(shape, st);
     const std::uint64_t levels = std::max<std::uint64_t>(1, st.end_level - st.first_level);
     return rows / levels >= layered_min_width_device ? 1 : warp;
   }
@@ -189,8 +188,7 @@ struct SolvePolicy {
   std::uint64_t device_teams_in_flight(const SolveShape& shape, const SolveStretch& st,
                                        std::uint64_t rows_per_team) const {
     if (device_lookahead_levels == 0) return 0;
-    std::uint64_t rows = 0;
-    for (std::uint64_t l = st.first_level; l < st.end_level; ++l) rows += shape.level_widths[l];
+    const std::uint64_t rows = stretch_rows(shape, st);
     const std::uint64_t levels = std::max<std::uint64_t>(1, st.end_level - st.first_level);
     const std::uint64_t per = std::max<std::uint64_t>(1, rows_per_team);
     const std::uint64_t in_flight = std::max<std::uint64_t>(
@@ -200,8 +198,7 @@ struct SolvePolicy {
 
   /// Rule B: slices per worker of each level of a host layered stretch.
   std::uint64_t slices_per_worker(const SolveShape& shape, const SolveStretch& r) const {
-    std::uint64_t rows = 0;
-    for (std::uint64_t l = r.first_level; l < r.end_level; ++l) rows += shape.level_widths[l];
+    const std::uint64_t rows = stretch_rows(shape, r);
     const std::uint64_t levels = std::max<std::uint64_t>(1, r.end_level - r.first_level);
     const std::uint64_t threads = std::max<std::uint64_t>(1, shape.concurrency);
     const std::uint64_t slice = std::max<std::uint64_t>(1, balance_rows_per_slice);
@@ -310,10 +307,16 @@ struct SolvePolicy {
   }
 
  private:
+  /// Rows of the levels of `st`.
+  static std::uint64_t stretch_rows(const SolveShape& shape, const SolveStretch& st) {
+    std::uint64_t rows = 0;
+    for (std::uint64_t l = st.first_level; l < st.end_level; ++l) rows += shape.level_widths[l];
+    return rows;
+  }
+
   SolveStretch dataflow_workers(const SolveShape& shape, SolveStretch r) const {
     if (r.mode != SolveMode::Dataflow || !shape.host_backend) return r;
-    std::uint64_t rows = 0;
-    for (std::uint64_t l = r.first_level; l < r.end_level; ++l) rows += shape.level_widths[l];
+    const std::uint64_t rows = stretch_rows(shape, r);
     const std::uint64_t levels = r.end_level - r.first_level;
     const std::uint64_t threads = std::max<std::uint64_t>(1, shape.concurrency);
     r.workers = rows < serial_width_per_thread * threads * levels ? 1 : 0;  // rule C
