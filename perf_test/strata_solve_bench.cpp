@@ -245,8 +245,9 @@ std::string schedule_note(const Solve& ts) {
   const auto& sch = ts.schedule();
   for (std::size_t i = 0; i < sch.stretches.size(); ++i) {
     const auto& st = sch.stretches[i];
-    s << (i ? "+" : "") << strata::solve::solve_mode_name(st.mode) << "["
-      << st.end_level - st.first_level << "]";
+    s << (i ? "+" : "") << (st.block_rows != 0 ? "pipelined" : strata::solve::solve_mode_name(st.mode))
+      << "[" << st.end_level - st.first_level << "]";
+    if (st.block_rows != 0) s << "/" << st.block_rows;
   }
   return s.str();
 }
@@ -396,16 +397,20 @@ Record run(const Options& opt, const std::string& label, const HostCsr& a) {
       finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });
     }
   }
-  // --tune on a host backend: rule O off (a one-worker solve in level order).
+  // --tune on a host backend: rules O and P off (a one-worker solve in level
+  // order; no pipelined row order), and rule P off alone.
   if (opt.tune && Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
-    strata::solve::SolvePolicy policy = strata::solve::SolvePolicy::standard();
-    policy.host_row_order = false;
-    Solve ts(SolveMode::Automatic, policy);
-    ts.symbolic(ExecSpace(), row_map, entries, strata::solve::Triangle::Lower);
-    Method m;
-    m.name = "tune-level-order";
-    m.note = schedule_note(ts);
-    finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });
+    for (const bool row_order : {false, true}) {
+      strata::solve::SolvePolicy policy = strata::solve::SolvePolicy::standard();
+      policy.host_row_order = row_order;
+      policy.host_pipeline = false;
+      Solve ts(SolveMode::Automatic, policy);
+      ts.symbolic(ExecSpace(), row_map, entries, strata::solve::Triangle::Lower);
+      Method m;
+      m.name = row_order ? "tune-no-pipeline" : "tune-level-order";
+      m.note = schedule_note(ts);
+      finish(m, [&] { ts.solve(ExecSpace(), values, b, x); ExecSpace().fence(); });
+    }
   }
   for (const auto& [name, algorithm] : {std::pair<const char*, Algorithm>{"kk-RP", Algorithm::SEQLVLSCHD_RP},
                                         {"kk-TP1", Algorithm::SEQLVLSCHD_TP1},

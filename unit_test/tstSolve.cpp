@@ -146,6 +146,14 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
   lane_rows_flags.device_dataflow_lanes = 1;
   solve::SolvePolicy warp_rows = mixed_all_workers;
   warp_rows.device_dataflow_lanes = 64;
+  // Rule P wherever it can run (no effect on a device or on one thread):
+  // the rows in index order in blocks as small as the farthest read allows
+  // (many blocks, many waits across them), and in blocks of at least 64.
+  solve::SolvePolicy pipelined;
+  pipelined.host_pipeline_min_depth_per_thread = 0;
+  pipelined.host_pipeline_min_block_rows = 1;
+  solve::SolvePolicy pipelined_64 = pipelined;
+  pipelined_64.host_pipeline_min_block_rows = 64;
   const std::vector<std::pair<SolveMode, solve::SolvePolicy>> configs = {
       {SolveMode::Automatic, solve::SolvePolicy::standard()},
       {SolveMode::Layered, solve::SolvePolicy::standard()},
@@ -160,12 +168,16 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
       {SolveMode::Automatic, mixed_flags},
       {SolveMode::Dataflow, lane_rows},
       {SolveMode::Automatic, lane_rows_flags},
-      {SolveMode::Automatic, warp_rows}};
+      {SolveMode::Automatic, warp_rows},
+      {SolveMode::Automatic, pipelined},
+      {SolveMode::Automatic, pipelined_64}};
   for (const auto& [mode, policy] : configs) {
     Solve ts(mode, policy);
     const Space space;
     ts.symbolic(space, d.row_map, d.entries, lower ? Triangle::Lower : Triangle::Upper,
                 unit ? Diagonal::Unit : Diagonal::NonUnit);
+    if (host_backend && space.concurrency() > 1 && policy.host_pipeline_min_depth_per_thread == 0)
+      EXPECT_NE(ts.schedule().stretches.at(0).block_rows, 0u) << name << ": rule P did not apply";
     Kokkos::View<double*, Mem> x("x", a.rows);
     for (int repeat = 0; repeat < 2; ++repeat) {  // the epoch steps; flags are not cleared
       Kokkos::deep_copy(x, std::nan(""));
@@ -346,6 +358,16 @@ TEST(Solve, MixedScheduleWideLevelsThenANarrowTail) {
   policy.layered_min_width_host_per_thread = 1000 / std::max(1, int(space.concurrency()));
   const DeviceCsr d = to_device(a);
   const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
+  if (host_backend && space.concurrency() == 1) {
+    // One thread: the whole solve is one stretch in row order (rules C and
+    // O); with rule C off the stretches below.
+    Solve ts(SolveMode::Automatic, policy);
+    ts.symbolic(space, d.row_map, d.entries, Triangle::Lower);
+    ASSERT_EQ(ts.schedule().stretches.size(), 1u) << ts.schedule().reason;
+    EXPECT_TRUE(ts.schedule().stretches[0].row_order);
+    EXPECT_NE(ts.schedule().reason.find("rule C: one thread"), std::string::npos);
+    policy.serial_width_per_thread = 0;
+  }
   // The wide level layered then a dataflow tail (on a device too with wide
   // dataflow off); with it on, on a device whose lanes progress
   // independently, a dataflow stretch a row per lane then one a warp per row.
@@ -571,6 +593,111 @@ TEST(Solve, PolicyOnAHostRunsLevelsOf64RowsPerThreadLayeredInOneLaunch) {
   ASSERT_EQ(s.stretches.size(), 1u);
   EXPECT_EQ(s.stretches[0].mode, SolveMode::Layered);
   EXPECT_EQ(s.reason.find("rule L"), std::string::npos);
+}
+
+TEST(Solve, PolicyPipelinesAHostFactorBandedInItsOwnOrder) {
+  solve::SolvePolicy policy;
+  solve::SolveShape shape;
+  shape.host_backend = true;
+  shape.concurrency = 2;
+  // A 350 x 350 sweep in natural order: rows read the row before and the
+  // one a grid line before (reach 350); a block of 350 rows (a grid line)
+  // spans 350 levels of 699, so 175 blocks can run at once (rule P).
+  for (std::uint64_t w = 1; w <= 350; ++w) shape.level_widths.push_back(w);
+  for (std::uint64_t w = 349; w >= 1; --w) shape.level_widths.push_back(w);
+  shape.row_reach = 350;
+  shape.pipeline_block_rows = policy.pipeline_block_rows(shape.row_reach);
+  EXPECT_EQ(shape.pipeline_block_rows, 350u);
+  shape.pipeline_level_spans = 350 * 350;
+  auto s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 1u) << s.reason;
+  EXPECT_EQ(s.stretches[0].block_rows, 350u);
+  EXPECT_EQ(s.stretches[0].mode, SolveMode::Dataflow);
+  EXPECT_EQ(s.stretches[0].workers, 0u);
+  EXPECT_EQ(s.dataflow_levels, 699u);
+  EXPECT_NE(s.reason.find("rule P"), std::string::npos) << s.reason;
+  shape.concurrency = 16;  // 175 >= 16
+  EXPECT_EQ(policy.schedule(shape).stretches[0].block_rows, 350u);
+  // A forced mode, rule P off, or a block measured with another size: no pipeline.
+  EXPECT_EQ(policy.schedule(shape, SolveMode::Layered).stretches[0].block_rows, 0u);
+  solve::SolvePolicy off = policy;
+  off.host_pipeline = false;
+  EXPECT_EQ(off.schedule(shape).stretches[0].block_rows, 0u);
+  solve::SolvePolicy bigger = policy;
+  bigger.host_pipeline_min_block_rows = 1000;
+  EXPECT_EQ(bigger.schedule(shape).stretches[0].block_rows, 0u);
+  // A chain, or a factor stored level by level: each block spans about the
+  // levels it advances, one block at a time: no pipeline.
+  shape.concurrency = 2;
+  shape.level_widths = std::vector<std::uint64_t>(8000, 24);
+  shape.row_reach = 47;
+  shape.pipeline_block_rows = 47;
+  shape.pipeline_level_spans = 3 * (8000 * 24 / 47);
+  s = policy.schedule(shape);
+  EXPECT_EQ(s.stretches.at(0).block_rows, 0u) << s.reason;
+  EXPECT_EQ(s.reason.find("rule P"), std::string::npos);
+  // One thread: nothing to pipeline; the whole solve is one stretch on the
+  // one worker in row order (rules C and O).
+  shape.concurrency = 1;
+  shape.pipeline_level_spans = 350 * 350;
+  s = policy.schedule(shape);
+  ASSERT_EQ(s.stretches.size(), 1u);
+  EXPECT_EQ(s.stretches[0].block_rows, 0u);
+  EXPECT_EQ(s.stretches[0].workers, 1u);
+  EXPECT_TRUE(s.stretches[0].row_order);
+  EXPECT_NE(s.reason.find("rule C: one thread"), std::string::npos) << s.reason;
+}
+
+TEST(Solve, PipelinedRowOrderIsBitwiseTheSubstitutionAtEveryThreadCount) {
+  // A 3-D sweep in natural order and its transpose (upper), one and three
+  // right-hand sides, solved 3 times per handle (the progress counters are
+  // zeroed per solve): rule P on this backend's threads is bitwise the
+  // substitution.
+  const HostCsr lower = strata_sptrsv_test::lower_from_pattern(strata::generate::sweep3d(17, 13, 11));
+  for (const bool is_lower : {true, false}) {
+    const HostCsr a = is_lower ? lower : strata_sptrsv_test::transpose(lower);
+    const DeviceCsr d = to_device(a);
+    const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
+    const auto bd = strata::test::to_device(b, "b");
+    const Space space;
+    Solve ts;
+    ts.symbolic(space, d.row_map, d.entries, is_lower ? Triangle::Lower : Triangle::Upper);
+    if (host_backend && space.concurrency() > 1) {
+      ASSERT_EQ(ts.schedule().stretches.size(), 1u) << ts.schedule().reason;
+      EXPECT_EQ(ts.schedule().stretches[0].block_rows, 17u * 13u) << ts.schedule().reason;
+    }
+    const std::vector<double> ref = host_solve(a, b, is_lower, false);
+    Kokkos::View<double*, Mem> x("x", a.rows);
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      Kokkos::deep_copy(x, std::nan(""));
+      ts.solve(space, d.values, bd, x);
+      space.fence();
+      if (host_backend)
+        ASSERT_EQ(host_vector(x), ref) << "lower " << is_lower << " solve " << repeat;
+      else
+        ASSERT_LE(relative_error(host_vector(x), ref), 1e-12);
+    }
+    // Several right-hand sides: each column bitwise its own substitution.
+    Kokkos::View<double**, Kokkos::LayoutLeft, Mem> b3("b3", a.rows, 3), x3("x3", a.rows, 3);
+    auto hb3 = Kokkos::create_mirror_view(b3);
+    for (int i = 0; i < a.rows; ++i)
+      for (int j = 0; j < 3; ++j) hb3(i, j) = b[i] * (j + 1) - j;
+    Kokkos::deep_copy(b3, hb3);
+    ts.solve(space, d.values, b3, x3);
+    space.fence();
+    const auto hx3 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x3);
+    for (int j = 0; j < 3; ++j) {
+      std::vector<double> bj(a.rows);
+      for (int i = 0; i < a.rows; ++i) bj[i] = hb3(i, j);
+      const std::vector<double> rj = host_solve(a, bj, is_lower, false);
+      for (int i = 0; i < a.rows; ++i) {
+        if (host_backend)
+          ASSERT_EQ(hx3(i, j), rj[i]) << "row " << i << " column " << j;
+        else
+          ASSERT_LE(std::abs(hx3(i, j) - rj[i]), 1e-12 * (1 + std::abs(rj[i])));
+      }
+    }
+  }
 }
 
 TEST(Solve, HostLayeredStretchOfManyLevelsIsBitwiseTheSubstitution) {

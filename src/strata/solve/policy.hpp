@@ -40,7 +40,9 @@
 //    min_dataflow_levels levels between wide ones runs layered: a dataflow
 //    launch costs a ticket reset and a launch, about what those few levels'
 //    launches cost.
-//  C (narrow on a host -> one worker): on a host backend a dataflow stretch
+//  C (narrow on a host -> one worker): on a host backend of one thread the
+//    whole solve is one stretch on that worker (so rule O walks it in row
+//    order); on several threads a dataflow stretch
 //    averaging fewer than serial_width_per_thread rows per level per thread
 //    runs on one worker, in level order, without waiting: spread over
 //    several workers, nearly every row would wait for a row another core
@@ -56,6 +58,24 @@
 //    read as it is stored, where level order jumps between distant rows of
 //    the matrix and of x (host_row_order; docs/solve.md has the
 //    measurement).
+//  P (host, a factor banded in its own order -> pipelined row order): on a
+//    host backend of several threads, where the rows read only rows close
+//    before them in substitution order (a grid or a mesh in its natural
+//    order), the whole solve is one launch that walks the rows in that
+//    order: cut into blocks of B rows (B = the farthest a row reads, at
+//    least host_pipeline_min_block_rows), workers take the blocks in order
+//    by ticket, and a row that reads an earlier block waits until that
+//    block's progress counter has passed the row (a block publishes its
+//    progress every few dozen rows). Consecutive blocks then run at once, each a
+//    little behind the one before (the wavefront of a sweep), while every
+//    worker streams the matrix, b and x in their stored order. Level order
+//    jumps between distant rows instead: on the 54^3 sweep factor a level
+//    order solve on one thread took 4.6x as long as the same rows in index
+//    order (docs/solve.md). It applies where at least
+//    host_pipeline_min_depth_per_thread x threads blocks can run at once:
+//    the blocks' mean level span over the levels a block advances (about 1
+//    for a chain, or for a factor stored level by level, where a block
+//    waits for the whole block before it; the grid's width for a grid).
 //  D (device layered stretch -> one launch): on a device a layered stretch
 //    is one launch (device_layered_one_launch): teams take a level's slices
 //    by ticket and a slice starts once the level before counted all its
@@ -116,6 +136,8 @@ struct SolveStretch {
   bool row_order = false;
   /// rule R, device dataflow: vector lanes per row (0 on a host backend)
   int lanes = 0;
+  /// rule P, host: rows per block of the pipelined row order (0: not pipelined)
+  std::uint64_t block_rows = 0;
 };
 
 /// The schedule of one solve: its stretches in level order and why.
@@ -137,6 +159,13 @@ struct SolveShape {
   /// device: lanes of a warp progress independently (a lane may spin on
   /// another lane of its warp; rule R)
   bool independent_lanes = true;
+  /// host (rule P): the farthest a row reads, in rows (0 where not measured)
+  std::uint64_t row_reach = 0;
+  /// host (rule P): the block the spans below were measured with (0: none)
+  std::uint64_t pipeline_block_rows = 0;
+  /// host (rule P): the sum over blocks of pipeline_block_rows rows in
+  /// substitution order of each block's level span (highest - lowest + 1)
+  std::uint64_t pipeline_level_spans = 0;
 };
 
 struct SolvePolicy {
@@ -154,6 +183,9 @@ struct SolvePolicy {
   int device_dataflow_warps_per_team = 4;
   bool device_value_ready = true;                         ///< rule V
   bool host_row_order = true;                             ///< rule O
+  bool host_pipeline = true;                              ///< rule P
+  std::uint64_t host_pipeline_min_block_rows = 32;        ///< rule P: the least block
+  std::uint64_t host_pipeline_min_depth_per_thread = 1;   ///< rule P: blocks at once per thread
   /// Rule R for dataflow stretches: vector lanes per row (rounded down to a
   /// power of two, at most the warp); 0: by the rule (a lane per row where
   /// the stretch's levels are wide, a warp per row where they are narrow)
@@ -206,6 +238,24 @@ struct SolvePolicy {
     return std::min<std::uint64_t>(8, std::max<std::uint64_t>(1, per));
   }
 
+  /// Rule P: rows per block for a factor whose rows reach `reach` rows.
+  std::uint64_t pipeline_block_rows(std::uint64_t reach) const {
+    return std::max<std::uint64_t>({reach, host_pipeline_min_block_rows, 1});
+  }
+
+  /// Rule P: whether `shape` (measured with pipeline_block_rows) runs
+  /// pipelined: several threads and enough blocks at once for each.
+  bool pipelines(const SolveShape& shape) const {
+    const std::uint64_t levels = shape.level_widths.size();
+    const std::uint64_t threads = shape.concurrency;
+    if (!host_pipeline || !shape.host_backend || threads < 2 || levels == 0 ||
+        shape.pipeline_block_rows == 0 || shape.pipeline_block_rows != pipeline_block_rows(shape.row_reach))
+      return false;
+    // blocks at once = the mean span / the levels a block advances
+    //                = spans / levels
+    return shape.pipeline_level_spans >= host_pipeline_min_depth_per_thread * threads * levels;
+  }
+
   static SolvePolicy standard() { return SolvePolicy{}; }
 
   std::uint64_t layered_min_width(const SolveShape& shape) const {
@@ -225,9 +275,27 @@ struct SolvePolicy {
       return s;
     }
     const std::uint64_t min_width = layered_min_width(shape);
-    if (mode != SolveMode::Automatic) {
-      s.stretches.push_back(dataflow_workers(shape, SolveStretch{0, levels, mode, 0}));
-      s.reason = std::string("forced mode ") + solve_mode_name(mode);
+    // Rule C on one thread (serial_width_per_thread = 0 turns rule C off).
+    const bool one_thread =
+        shape.host_backend && shape.concurrency <= 1 && serial_width_per_thread != 0;
+    if (mode == SolveMode::Automatic && pipelines(shape)) {
+      SolveStretch st{0, levels, SolveMode::Dataflow, 0};
+      st.row_order = true;
+      st.block_rows = shape.pipeline_block_rows;
+      s.stretches.push_back(st);
+      s.reason = "rule P: the rows in index order, in blocks of " +
+                 std::to_string(st.block_rows) + " rows (the farthest a row reads) taken by " +
+                 "ticket; " + std::to_string(shape.pipeline_level_spans / levels) +
+                 " blocks can run at once";
+      s.dataflow_levels = levels;
+      return s;
+    }
+    if (mode != SolveMode::Automatic || one_thread) {
+      const SolveMode whole = mode == SolveMode::Automatic ? SolveMode::Dataflow : mode;
+      s.stretches.push_back(dataflow_workers(shape, SolveStretch{0, levels, whole, 0}));
+      s.reason = mode == SolveMode::Automatic
+                     ? std::string("rule C: one thread, one stretch")
+                     : std::string("forced mode ") + solve_mode_name(mode);
     } else {
       // Rules W and N: maximal runs of wide and of narrow levels; wide ones
       // run layered, or on a device whose lanes progress independently
@@ -284,7 +352,7 @@ struct SolvePolicy {
     for (const SolveStretch& r : s.stretches) {
       (r.mode == SolveMode::Layered ? s.layered_levels : s.dataflow_levels) +=
           r.end_level - r.first_level;
-      if (r.mode == SolveMode::Dataflow && r.workers == 1)
+      if (r.mode == SolveMode::Dataflow && r.workers == 1 && !one_thread)
         s.reason += "; rule C: levels " + std::to_string(r.first_level) + ".." +
                     std::to_string(r.end_level - 1) + " average < " +
                     std::to_string(serial_width_per_thread) + " rows per thread: one worker";
@@ -319,7 +387,8 @@ struct SolvePolicy {
     const std::uint64_t rows = stretch_rows(shape, r);
     const std::uint64_t levels = r.end_level - r.first_level;
     const std::uint64_t threads = std::max<std::uint64_t>(1, shape.concurrency);
-    r.workers = rows < serial_width_per_thread * threads * levels ? 1 : 0;  // rule C
+    const bool one_thread = threads == 1 && serial_width_per_thread != 0;
+    r.workers = one_thread || rows < serial_width_per_thread * threads * levels ? 1 : 0;  // rule C
     return r;
   }
 };

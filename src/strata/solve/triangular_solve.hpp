@@ -62,6 +62,7 @@
 #include <strata/plan/plan_in_edges.hpp>
 #include <strata/plan/planner_scratch.hpp>
 #include <strata/solve/detail/check_rows.hpp>
+#include <strata/solve/detail/pipeline_shape.hpp>
 #include <strata/solve/detail/row_dependencies.hpp>
 #include <strata/solve/detail/row_kernels.hpp>
 #include <strata/solve/detail/row_layout.hpp>
@@ -146,7 +147,7 @@ class TriangularSolve {
            layout_.wide.span() * sizeof(plan_offset) + ready_.span() * sizeof(detail::ready_flag) +
            counters_.span() * sizeof(std::uint64_t) +
            device_level_offsets_.span() * sizeof(std::uint64_t) +
-           slice_offsets_.span() * sizeof(std::uint64_t);
+           slice_offsets_.span() * sizeof(std::uint64_t) + progress_.span() * sizeof(std::uint64_t);
   }
   /// Bytes of host memory the handle holds beside: the level offsets, the
   /// level profile and (device backends) the slice offsets, 8 bytes each.
@@ -165,14 +166,17 @@ class TriangularSolve {
     Counters counters;
     Kokkos::View<std::uint64_t*, memory_space> device_level_offsets;
     Kokkos::View<std::uint64_t*, memory_space> slice_offsets;
+    Counters progress;  ///< rule P: a progress counter per block
   };
   /// Whether a kernel of `schedule` reads the ready flags: a dataflow
-  /// stretch of several workers (on a device every dataflow stretch).
+  /// stretch of several workers not pipelined (on a device every dataflow
+  /// stretch).
   static bool reads_flags(const SolveSchedule& schedule) {
     bool flags = false;
     for (const SolveStretch& st : schedule.stretches)
       flags = flags || (st.mode == SolveMode::Dataflow &&
-                        (!is_host_backend_v<ExecSpace> || st.workers != 1));
+                        (!is_host_backend_v<ExecSpace> ||
+                         (st.workers != 1 && st.block_rows == 0)));
     return flags;
   }
   /// Allocates the workspace of `schedule` (keeps `ready` where it needs
@@ -186,6 +190,7 @@ class TriangularSolve {
     counters_ = workspace.counters;
     device_level_offsets_ = workspace.device_level_offsets;
     slice_offsets_ = workspace.slice_offsets;
+    progress_ = workspace.progress;
   }
   template <class System>
   void run_stretches(const ExecSpace& space, const System& system);
@@ -245,6 +250,7 @@ class TriangularSolve {
   /// is; empty otherwise.
   Kokkos::View<std::uint64_t*, memory_space> slice_offsets_;
   std::vector<std::uint64_t> slices_;  ///< the same, on the host
+  Counters progress_;  ///< rule P: a progress counter per block; empty where no stretch pipelines
   SolveShape shape_;
   SolveSchedule schedule_;
   detail::ready_flag epoch_ = 0;
@@ -454,6 +460,11 @@ auto TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::workspace_for(
     w.device_level_offsets = device_copy(space, level_offsets);
     w.slice_offsets = device_copy(space, slices);
   }
+  for (const SolveStretch& st : schedule.stretches)
+    if (st.block_rows != 0)
+      w.progress = allocate_view<Counters>(
+          detail::PipelineSlots::for_blocks((rows + st.block_rows - 1) / st.block_rows).size(),
+          "solve::block_progress", true);
   return w;
 }
 
@@ -476,6 +487,15 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::commit(
   shape.level_widths.resize(level_offsets.size() - 1);
   for (std::size_t g = 0; g + 1 < level_offsets.size(); ++g)
     shape.level_widths[g] = level_offsets[g + 1] - level_offsets[g];
+  if constexpr (is_host_backend_v<ExecSpace>) {
+    if (policy_.host_pipeline && shape.concurrency > 1) {  // what rule P reads
+      shape.row_reach = detail::largest_row_reach(space, rm, en, rows);
+      shape.pipeline_block_rows = policy_.pipeline_block_rows(shape.row_reach);
+      shape.pipeline_level_spans =
+          detail::block_level_spans(space, order, level_offsets, rows,
+                                    triangle == Triangle::Lower, shape.pipeline_block_rows);
+    }
+  }
   SolveSchedule schedule = policy_.schedule(shape, mode_);
   const std::uint64_t levels = shape.level_widths.size();
   // Each position's first entry, length and diagonal, in level order.
@@ -680,6 +700,18 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         // a launch of a multi-threaded host space would leave its other
         // threads spinning at the launch's end barrier, and on a loaded or
         // oversubscribed machine they take the worker's core.
+        if (st.block_rows != 0) {  // rule P: pipelined blocks in row order
+          const std::size_t blocks = (rows_ + st.block_rows - 1) / st.block_rows;
+          Kokkos::deep_copy(space, progress_, std::uint64_t(0));
+          Kokkos::parallel_for(
+              "strata::solve::pipelined", Kokkos::RangePolicy<ExecSpace>(space, 0, workers),
+              detail::PipelinedRows<System, row_map_type>{
+                  system, row_map_, counters_, ticket, progress_,
+                  detail::PipelineSlots::for_blocks(blocks), static_cast<std::size_t>(st.block_rows),
+                  triangle_ == Triangle::Lower});
+          ++ticket;
+          continue;
+        }
         if (workers == 1 && st.row_order) {  // rule O: the whole solve in row order
           Kokkos::parallel_for(
               "strata::solve::row_order", one_thread_policy(space),

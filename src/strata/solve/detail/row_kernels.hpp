@@ -225,6 +225,87 @@ struct RowOrderRows {
   }
 };
 
+/// Rule P's progress counters: block k's at slot (k % 8) * stride + k / 8,
+/// so that consecutive blocks, which different workers run at once, write
+/// different cache lines.
+struct PipelineSlots {
+  std::size_t stride = 8;
+  static PipelineSlots for_blocks(std::size_t blocks) {
+    const std::size_t per = (blocks + 7) / 8;
+    return PipelineSlots{per < 8 ? 8 : per};
+  }
+  std::size_t size() const { return 8 * stride; }
+  KOKKOS_INLINE_FUNCTION std::size_t operator()(std::size_t block) const {
+    return (block % 8) * stride + block / 8;
+  }
+};
+
+/// Pipelined row order, host (rule P): `workers` iterations take blocks of
+/// `block` rows in substitution order by ticket and run each block's rows in
+/// that order, with RowOrderRows' arithmetic (the same x, bitwise). A row
+/// that reads a row of an earlier block waits until that block's progress
+/// counter (the substitution index + 1 of its last published row, zeroed
+/// before the solve) has passed it; a block publishes every publish_rows
+/// rows and at its end. Forward progress needs no co-residency: a block
+/// waits only on blocks of lower tickets, taken by workers already running,
+/// so the lowest unfinished block never waits.
+template <class System, class RowMap>
+struct PipelinedRows {
+  using Counters = Kokkos::View<std::uint64_t*, typename System::memory_space>;
+  /// Rows between two publications of a block's progress: a reader's cache
+  /// line of x and of the counter then moves once per so many rows, not per row.
+  static constexpr std::size_t publish_rows = 32;
+  System s;
+  RowMap row_map;
+  Counters tickets;
+  std::size_t ticket = 0;  ///< this stretch's counter in `tickets`
+  Counters progress;       ///< a counter per block, at slots(block)
+  PipelineSlots slots;
+  std::size_t block = 1;
+  bool lower = true;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t) const {
+    using Scalar = typename System::scalar_type;
+    const std::size_t n = row_map.extent(0) - 1;
+    const std::uint64_t blocks = (n + block - 1) / block;
+    for (;;) {
+      const std::uint64_t t = Kokkos::atomic_fetch_add(&tickets(ticket), std::uint64_t(1));
+      if (t >= blocks) return;  // at most `workers` tickets past the end: no wrap
+      const std::size_t first = std::size_t(t) * block;
+      const std::size_t end = first + block < n ? first + block : n;
+      std::uint64_t seen_block = blocks, seen = 0;  // the last counter read and its value
+      for (std::size_t k = first; k < end; ++k) {
+        const std::size_t r = lower ? k : n - 1 - k;
+        const auto begin = row_map(r), stop = row_map(r + 1);
+        for (std::size_t j = 0; j < s.rhs; ++j) {
+          Scalar sum = at(s.b, r, j);
+          Scalar pivot = Scalar(1);
+          for (auto e = begin; e < stop; ++e) {
+            const std::size_t c = static_cast<std::size_t>(s.entries(e));
+            if (c == r) {
+              if (!s.unit) pivot = s.values(e);
+              continue;
+            }
+            const std::size_t sc = lower ? c : n - 1 - c;  // < k: c is read before r
+            if (sc < first && (sc / block != seen_block || seen <= sc)) {
+              seen_block = sc / block;
+              const std::uint64_t* counter = &progress(slots(seen_block));
+              for (std::uint64_t spins = 0; (seen = volatile_load(counter)) <= sc; ++spins)
+                spin_pause(spins);
+              acquire_fence();
+            }
+            sum -= s.values(e) * at(s.x, c, j);
+          }
+          at(s.x, r, j) = sum / pivot;
+        }
+        if ((k + 1 - first) % publish_rows == 0 || k + 1 == end) {
+          release_fence();
+          volatile_store(&progress(slots(t)), std::uint64_t(k + 1));
+        }
+      }
+    }
+  }
+};
+
 /// Layered, host: levels [first_level, end_level) in one launch of
 /// `workers` iterations. Ticket t is slice t % parts of level first_level +
 /// t / parts; a slice waits until the stretch's done counter counts every
