@@ -272,28 +272,36 @@ struct PipelinedRows {
       if (t >= blocks) return;  // at most `workers` tickets past the end: no wrap
       const std::size_t first = std::size_t(t) * block;
       const std::size_t end = first + block < n ? first + block : n;
-      std::uint64_t seen_block = blocks, seen = 0;  // the last counter read and its value
+      // The last counter read: its block's rows [seen_first, seen_first +
+      // block) are final below `seen` (no division on the common path).
+      std::size_t seen_first = n, seen = 0;
       for (std::size_t k = first; k < end; ++k) {
         const std::size_t r = lower ? k : n - 1 - k;
         const auto begin = row_map(r), stop = row_map(r + 1);
+        // First wait for the rows of earlier blocks it reads, then sum: no
+        // call inside the arithmetic loop (a call would spill the sum).
+        for (auto e = begin; e < stop; ++e) {
+          const std::size_t c = static_cast<std::size_t>(s.entries(e));
+          const std::size_t sc = lower ? c : n - 1 - c;  // < k unless c == r
+          // unsigned: true where sc is below seen_first too
+          if (c != r && sc < first && (sc - seen_first >= block || seen <= sc)) {
+            const std::size_t cb = sc / block;
+            seen_first = cb * block;
+            const std::uint64_t* counter = &progress(slots(cb));
+            std::uint64_t done = 0;
+            for (std::uint64_t spins = 0; (done = volatile_load(counter)) <= sc; ++spins)
+              spin_pause(spins);
+            seen = static_cast<std::size_t>(done);
+            acquire_fence();
+          }
+        }
         for (std::size_t j = 0; j < s.rhs; ++j) {
           Scalar sum = at(s.b, r, j);
           Scalar pivot = Scalar(1);
           for (auto e = begin; e < stop; ++e) {
             const std::size_t c = static_cast<std::size_t>(s.entries(e));
-            if (c == r) {
-              if (!s.unit) pivot = s.values(e);
-              continue;
-            }
-            const std::size_t sc = lower ? c : n - 1 - c;  // < k: c is read before r
-            if (sc < first && (sc / block != seen_block || seen <= sc)) {
-              seen_block = sc / block;
-              const std::uint64_t* counter = &progress(slots(seen_block));
-              for (std::uint64_t spins = 0; (seen = volatile_load(counter)) <= sc; ++spins)
-                spin_pause(spins);
-              acquire_fence();
-            }
-            sum -= s.values(e) * at(s.x, c, j);
+            if (c != r) sum -= s.values(e) * at(s.x, c, j);
+            else if (!s.unit) pivot = s.values(e);
           }
           at(s.x, r, j) = sum / pivot;
         }
@@ -514,13 +522,17 @@ struct DataflowRows {
     const std::size_t r = s.layout.row(p);
     const auto span = s.layout.span(p);
     const auto begin = span.begin, end = span.end;
+    // First wait for every row it reads, then sum: no call inside the
+    // arithmetic loop (a call would spill the sum to memory).
+    for (auto e = begin; e < end; ++e) {
+      const std::size_t c = static_cast<std::size_t>(s.entries(e));
+      if (c != r) wait_ready(s, c);
+    }
     for (std::size_t j = 0; j < s.rhs; ++j) {
       typename System::scalar_type sum = at(s.b, r, j);
       for (auto e = begin; e < end; ++e) {
         const std::size_t c = static_cast<std::size_t>(s.entries(e));
-        if (c == r) continue;
-        wait_ready(s, c);
-        sum -= s.values(e) * volatile_load(&at(s.x, c, j));
+        if (c != r) sum -= s.values(e) * volatile_load(&at(s.x, c, j));
       }
       at(s.x, r, j) = sum / s.pivot(span.diagonal);
     }
