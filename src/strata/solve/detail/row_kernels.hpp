@@ -207,6 +207,26 @@ struct RowOrderRows {
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t) const {
     using Scalar = typename System::scalar_type;
     const std::size_t n = row_map.extent(0) - 1;
+    if (s.rhs == 1 && !s.flags) {  // the common case: one right-hand side, no flags to set
+      const auto entries = s.entries;
+      const auto values = s.values;
+      const auto b = s.b;
+      const auto x = s.x;
+      const bool unit = s.unit;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t r = lower ? i : n - 1 - i;
+        const auto begin = row_map(r), end = row_map(r + 1);
+        Scalar sum = at(b, r, 0);
+        Scalar pivot = Scalar(1);
+        for (auto e = begin; e < end; ++e) {
+          const std::size_t c = static_cast<std::size_t>(entries(e));
+          if (c != r) sum -= values(e) * at(x, c, 0);
+          else if (!unit) pivot = values(e);
+        }
+        at(x, r, 0) = sum / pivot;
+      }
+      return;
+    }
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t r = lower ? i : n - 1 - i;
       const auto begin = row_map(r), end = row_map(r + 1);
