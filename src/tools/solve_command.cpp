@@ -169,6 +169,8 @@ std::string schedule_text(const Solve& ts) {
     s << (i ? ", " : "") << solve::solve_mode_name(st.mode) << " levels " << st.first_level << ".."
       << (st.end_level == 0 ? 0 : st.end_level - 1);
     if (st.workers != 0) s << " (" << st.workers << " worker" << (st.workers == 1 ? "" : "s") << ")";
+    if (st.block_rows != 0) s << " (pipelined row order, blocks of " << st.block_rows << " rows)";
+    else if (st.row_order) s << " (row order)";
   }
   return s.str();
 }
