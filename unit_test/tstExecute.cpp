@@ -628,6 +628,33 @@ TEST(Execute, AutomaticModeFollowsThePlanShape) {
   expect_plan_error(ErrorKind::InvalidArgument, [] { parse_execute_mode("barrier"); });
 }
 
+TEST(Execute, AutomaticChoiceIsMadeOncePerFunctorTypeAndTeamSize) {
+  // run() keeps its automatic choice for the next run of the same functor
+  // type and team size; another functor type or team size chooses afresh,
+  // as a new executor would.
+  const Case chain = make_case(generate::chain(64));
+  Tickets t(64);
+  TicketWave wave(t, chain);
+  const TeamTicketWave team_wave{wave};
+  Exec exec(Space(), chain.plan, chain.graph);
+  const RunReport first = exec.run(wave);
+  exec.reset();
+  const RunReport again = exec.run(wave);
+  EXPECT_EQ(again.mode, first.mode);
+  EXPECT_EQ(again.reason, first.reason);
+  exec.reset();
+  const RunReport team = exec.run(team_wave);
+  Exec fresh(Space(), chain.plan, chain.graph);
+  const RunReport team_fresh = fresh.run(team_wave);
+  EXPECT_EQ(team.mode, team_fresh.mode);
+  EXPECT_EQ(team.reason, team_fresh.reason);
+  RunOptions one_thread_teams;
+  one_thread_teams.team_size = 1;
+  exec.reset();
+  fresh.reset();
+  EXPECT_EQ(exec.run(wave, one_thread_teams).reason, fresh.run(wave, one_thread_teams).reason);
+}
+
 // Thread-level waves in the persistent and layered modes run one per thread;
 // on a device, with no team size requested, the teams widen so that the
 // widest group needs about one team per multiprocessor (the persistent mode:

@@ -81,6 +81,7 @@
 #include <strata/distributed/communicator.hpp>
 #include <strata/distributed/detail/exchange_layout.hpp>
 #include <strata/distributed/detail/message_engine.hpp>
+#include <strata/distributed/detail/small_range.hpp>
 #include <strata/distributed/distributed_error.hpp>
 #include <strata/distributed/plan_barriers_distributed.hpp>
 #include <strata/distributed/rank_storage.hpp>
@@ -605,8 +606,8 @@ class Executor {
         std::size_t j = i + 1;
         while (j < order.size() && outgoing_[order[j]].slot_begin == outgoing_[order[j - 1]].slot_end) ++j;
         const std::uint64_t b = outgoing_[order[i]].slot_begin, e = outgoing_[order[j - 1]].slot_end;
-        Kokkos::parallel_for("strata::distributed::pack", Kokkos::RangePolicy<ExecSpace>(space_, b, e),
-                             detail::PackSlots<Hook, Ordinal, memory_space>{hook, out_before_, out_after_, send_, bytes});
+        detail::for_range(space_, "strata::distributed::pack", b, e,
+                          detail::PackSlots<Hook, Ordinal, memory_space>{hook, out_before_, out_after_, send_, bytes});
         if (staged() && !exchange_.gpu_aware_mpi) {
           const Kokkos::pair<std::size_t, std::size_t> range(b * bytes, e * bytes);
           Kokkos::deep_copy(space_, Kokkos::subview(send_host_, range), Kokkos::subview(send_, range));
@@ -632,9 +633,8 @@ class Executor {
         const Kokkos::pair<std::size_t, std::size_t> range(in.slot_begin * bytes, in.slot_end * bytes);
         Kokkos::deep_copy(space_, Kokkos::subview(recv_, range), Kokkos::subview(recv_host_, range));
       }
-      Kokkos::parallel_for("strata::distributed::unpack",
-                           Kokkos::RangePolicy<ExecSpace>(space_, in.slot_begin, in.slot_end),
-                           detail::UnpackSlots<Hook, Ordinal, memory_space>{hook, recv_before_, recv_after_, recv_, bytes});
+      detail::for_range(space_, "strata::distributed::unpack", in.slot_begin, in.slot_end,
+                        detail::UnpackSlots<Hook, Ordinal, memory_space>{hook, recv_before_, recv_after_, recv_, bytes});
     }
     for (std::uint64_t slot = in.slot_begin; slot < in.slot_end; ++slot)
       if (--pending_[reader_[slot]] == 0) ready_.push(priority_[reader_[slot]]);
@@ -768,9 +768,8 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
       if (bytes != 0 && seg.in_end > seg.in_begin && unpacked_ != next_segment_) {
         const auto in_before = in_before_, in_after = in_after_, in_slot = in_slot_;
         const auto recv = recv_;
-        Kokkos::parallel_for(
-            "strata::distributed::unpack",
-            Kokkos::RangePolicy<ExecSpace>(space_, seg.in_begin, seg.in_end),
+        detail::for_range(
+            space_, "strata::distributed::unpack", seg.in_begin, seg.in_end,
             KOKKOS_LAMBDA(const std::size_t i) {
               hook.unpack(in_before(i), in_after(i), recv.data() + std::size_t(in_slot(i)) * bytes);
             });
@@ -817,9 +816,8 @@ DistributedRunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
         if (bytes != 0) {
           const auto out_before = out_before_, out_after = out_after_;
           const auto send = send_;
-          Kokkos::parallel_for(
-              "strata::distributed::pack",
-              Kokkos::RangePolicy<ExecSpace>(space_, seg.out_begin, seg.out_end),
+          detail::for_range(
+              space_, "strata::distributed::pack", seg.out_begin, seg.out_end,
               KOKKOS_LAMBDA(const std::size_t i) {
                 hook.pack(out_before(i), out_after(i), send.data() + i * bytes);
               });

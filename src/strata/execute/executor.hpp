@@ -46,6 +46,8 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -211,6 +213,14 @@ class Executor {
   execute::detail::DataflowStart<ExecSpace, Ordinal, Offset> dataflow_start_;
   std::uint64_t completed_ = 0;
   std::uint64_t first_open_group_ = 0;
+  /// The last automatic choice and what it was made for (run() above).
+  struct AutoChoice {
+    std::type_index functor;
+    int team_size;
+    ExecuteMode mode;
+    std::string reason;
+  };
+  std::optional<AutoChoice> auto_choice_;
   bool states_pending_reset_ = true;  ///< reset() since the last run: the device state is stale
   std::optional<PlanError> error_;
 };
@@ -261,7 +271,16 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
   };
   RunReport report;
   report.mode = options.mode;
-  if (options.mode == ExecuteMode::Automatic) {
+  // The automatic choice depends on the plan, the device, the functor's type
+  // and the team size asked, not on the run: it is made once per functor
+  // type and team size (a run of a few waves, e.g. a distributed segment,
+  // would otherwise spend more on the choice than on its waves).
+  const std::type_index functor_type(typeid(Functor));
+  if (options.mode == ExecuteMode::Automatic && auto_choice_ &&
+      auto_choice_->functor == functor_type && auto_choice_->team_size == options.team_size) {
+    report.mode = auto_choice_->mode;
+    report.reason = auto_choice_->reason;
+  } else if (options.mode == ExecuteMode::Automatic) {
     const TeamShape shape =
         co_resident_league(space_, persistent, limits_,
                            league_for(waves == 0 ? 1 : waves, /*forced_league=*/0,
@@ -282,6 +301,7 @@ RunReport Executor<ExecSpace, Ordinal, Offset>::run(const Functor& f,
     const auto rec = ExecutePolicy::standard().recommend(plan_shape);
     report.mode = rec.mode;
     report.reason = rec.reason;
+    auto_choice_ = AutoChoice{functor_type, options.team_size, rec.mode, rec.reason};
   } else {
     report.reason = std::string("RunOptions::mode ") + execute_mode_name(options.mode);
   }
