@@ -150,6 +150,7 @@ std::vector<std::vector<double>> solve_every_mode(const HostCsr& a, bool lower, 
   // the rows in index order in blocks as small as the farthest read allows
   // (many blocks, many waits across them), and in blocks of at least 64.
   solve::SolvePolicy pipelined;
+  pipelined.host_pipeline = true;
   pipelined.host_pipeline_min_depth_per_thread = 0;
   pipelined.host_pipeline_min_block_rows = 1;
   solve::SolvePolicy pipelined_64 = pipelined;
@@ -358,16 +359,6 @@ TEST(Solve, MixedScheduleWideLevelsThenANarrowTail) {
   policy.layered_min_width_host_per_thread = 1000 / std::max(1, int(space.concurrency()));
   const DeviceCsr d = to_device(a);
   const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
-  if (host_backend && space.concurrency() == 1) {
-    // One thread: the whole solve is one stretch in row order (rules C and
-    // O); with rule C off the stretches below.
-    Solve ts(SolveMode::Automatic, policy);
-    ts.symbolic(space, d.row_map, d.entries, Triangle::Lower);
-    ASSERT_EQ(ts.schedule().stretches.size(), 1u) << ts.schedule().reason;
-    EXPECT_TRUE(ts.schedule().stretches[0].row_order);
-    EXPECT_NE(ts.schedule().reason.find("rule C: one thread"), std::string::npos);
-    policy.serial_width_per_thread = 0;
-  }
   // The wide level layered then a dataflow tail (on a device too with wide
   // dataflow off); with it on, on a device whose lanes progress
   // independently, a dataflow stretch a row per lane then one a warp per row.
@@ -597,6 +588,8 @@ TEST(Solve, PolicyOnAHostRunsLevelsOf64RowsPerThreadLayeredInOneLaunch) {
 
 TEST(Solve, PolicyPipelinesAHostFactorBandedInItsOwnOrder) {
   solve::SolvePolicy policy;
+  EXPECT_FALSE(policy.host_pipeline);  // rule P is off by default
+  policy.host_pipeline = true;
   solve::SolveShape shape;
   shape.host_backend = true;
   shape.concurrency = 2;
@@ -636,16 +629,12 @@ TEST(Solve, PolicyPipelinesAHostFactorBandedInItsOwnOrder) {
   s = policy.schedule(shape);
   EXPECT_EQ(s.stretches.at(0).block_rows, 0u) << s.reason;
   EXPECT_EQ(s.reason.find("rule P"), std::string::npos);
-  // One thread: nothing to pipeline; the whole solve is one stretch on the
-  // one worker in row order (rules C and O).
+  // One thread: nothing to pipeline.
   shape.concurrency = 1;
   shape.pipeline_level_spans = 350 * 350;
   s = policy.schedule(shape);
-  ASSERT_EQ(s.stretches.size(), 1u);
-  EXPECT_EQ(s.stretches[0].block_rows, 0u);
-  EXPECT_EQ(s.stretches[0].workers, 1u);
-  EXPECT_TRUE(s.stretches[0].row_order);
-  EXPECT_NE(s.reason.find("rule C: one thread"), std::string::npos) << s.reason;
+  EXPECT_EQ(s.stretches.at(0).block_rows, 0u);
+  EXPECT_EQ(s.reason.find("rule P"), std::string::npos);
 }
 
 TEST(Solve, PipelinedRowOrderIsBitwiseTheSubstitutionAtEveryThreadCount) {
@@ -660,7 +649,9 @@ TEST(Solve, PipelinedRowOrderIsBitwiseTheSubstitutionAtEveryThreadCount) {
     const std::vector<double> b = strata_sptrsv_test::rhs_of(a.rows);
     const auto bd = strata::test::to_device(b, "b");
     const Space space;
-    Solve ts;
+    solve::SolvePolicy pipelined;
+    pipelined.host_pipeline = true;
+    Solve ts(SolveMode::Automatic, pipelined);
     ts.symbolic(space, d.row_map, d.entries, is_lower ? Triangle::Lower : Triangle::Upper);
     if (host_backend && space.concurrency() > 1) {
       ASSERT_EQ(ts.schedule().stretches.size(), 1u) << ts.schedule().reason;

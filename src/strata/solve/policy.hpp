@@ -40,9 +40,7 @@
 //    min_dataflow_levels levels between wide ones runs layered: a dataflow
 //    launch costs a ticket reset and a launch, about what those few levels'
 //    launches cost.
-//  C (narrow on a host -> one worker): on a host backend of one thread the
-//    whole solve is one stretch on that worker (so rule O walks it in row
-//    order); on several threads a dataflow stretch
+//  C (narrow on a host -> one worker): on a host backend a dataflow stretch
 //    averaging fewer than serial_width_per_thread rows per level per thread
 //    runs on one worker, in level order, without waiting: spread over
 //    several workers, nearly every row would wait for a row another core
@@ -68,14 +66,20 @@
 //    block's progress counter has passed the row (a block publishes its
 //    progress every few dozen rows). Consecutive blocks then run at once, each a
 //    little behind the one before (the wavefront of a sweep), while every
-//    worker streams the matrix, b and x in their stored order. Level order
-//    jumps between distant rows instead: on the 54^3 sweep factor a level
-//    order solve on one thread took 4.6x as long as the same rows in index
-//    order (docs/solve.md). It applies where at least
+//    worker streams the matrix, b and x in their stored order, where level
+//    order jumps between distant rows (on the 54^3 sweep factor, one
+//    thread, level order took 1.0-3x the index order's time over three runs
+//    of strata_solve_bench: the more, the busier the shared cache). It applies where at least
 //    host_pipeline_min_depth_per_thread x threads blocks can run at once:
 //    the blocks' mean level span over the levels a block advances (about 1
 //    for a chain, or for a factor stored level by level, where a block
 //    waits for the whole block before it; the grid's width for a grid).
+//    Off by default (host_pipeline): on two cores it was slower than the
+//    automatic schedule without it on the 350^2 sweep factor (0.92 against
+//    0.61 ms) and not faster on the 54^3 one (1.36 against 1.03 ms): a
+//    worker walking rows in index order waits on the row it has just
+//    written (row i reads row i-1), where level order gives the core
+//    independent rows to overlap. Not yet measured on more cores.
 //  D (device layered stretch -> one launch): on a device a layered stretch
 //    is one launch (device_layered_one_launch): teams take a level's slices
 //    by ticket and a slice starts once the level before counted all its
@@ -183,7 +187,7 @@ struct SolvePolicy {
   int device_dataflow_warps_per_team = 4;
   bool device_value_ready = true;                         ///< rule V
   bool host_row_order = true;                             ///< rule O
-  bool host_pipeline = true;                              ///< rule P
+  bool host_pipeline = false;                             ///< rule P (off: see the rule)
   std::uint64_t host_pipeline_min_block_rows = 32;        ///< rule P: the least block
   std::uint64_t host_pipeline_min_depth_per_thread = 1;   ///< rule P: blocks at once per thread
   /// Rule R for dataflow stretches: vector lanes per row (rounded down to a
@@ -275,9 +279,6 @@ struct SolvePolicy {
       return s;
     }
     const std::uint64_t min_width = layered_min_width(shape);
-    // Rule C on one thread (serial_width_per_thread = 0 turns rule C off).
-    const bool one_thread =
-        shape.host_backend && shape.concurrency <= 1 && serial_width_per_thread != 0;
     if (mode == SolveMode::Automatic && pipelines(shape)) {
       SolveStretch st{0, levels, SolveMode::Dataflow, 0};
       st.row_order = true;
@@ -290,12 +291,9 @@ struct SolvePolicy {
       s.dataflow_levels = levels;
       return s;
     }
-    if (mode != SolveMode::Automatic || one_thread) {
-      const SolveMode whole = mode == SolveMode::Automatic ? SolveMode::Dataflow : mode;
-      s.stretches.push_back(dataflow_workers(shape, SolveStretch{0, levels, whole, 0}));
-      s.reason = mode == SolveMode::Automatic
-                     ? std::string("rule C: one thread, one stretch")
-                     : std::string("forced mode ") + solve_mode_name(mode);
+    if (mode != SolveMode::Automatic) {
+      s.stretches.push_back(dataflow_workers(shape, SolveStretch{0, levels, mode, 0}));
+      s.reason = std::string("forced mode ") + solve_mode_name(mode);
     } else {
       // Rules W and N: maximal runs of wide and of narrow levels; wide ones
       // run layered, or on a device whose lanes progress independently
@@ -352,7 +350,7 @@ struct SolvePolicy {
     for (const SolveStretch& r : s.stretches) {
       (r.mode == SolveMode::Layered ? s.layered_levels : s.dataflow_levels) +=
           r.end_level - r.first_level;
-      if (r.mode == SolveMode::Dataflow && r.workers == 1 && !one_thread)
+      if (r.mode == SolveMode::Dataflow && r.workers == 1)
         s.reason += "; rule C: levels " + std::to_string(r.first_level) + ".." +
                     std::to_string(r.end_level - 1) + " average < " +
                     std::to_string(serial_width_per_thread) + " rows per thread: one worker";
@@ -387,8 +385,7 @@ struct SolvePolicy {
     const std::uint64_t rows = stretch_rows(shape, r);
     const std::uint64_t levels = r.end_level - r.first_level;
     const std::uint64_t threads = std::max<std::uint64_t>(1, shape.concurrency);
-    const bool one_thread = threads == 1 && serial_width_per_thread != 0;
-    r.workers = one_thread || rows < serial_width_per_thread * threads * levels ? 1 : 0;  // rule C
+    r.workers = rows < serial_width_per_thread * threads * levels ? 1 : 0;  // rule C
     return r;
   }
 };
