@@ -64,22 +64,22 @@
 //    least host_pipeline_min_block_rows), workers take the blocks in order
 //    by ticket, and a row that reads an earlier block waits until that
 //    block's progress counter has passed the row (a block publishes its
-//    progress every few dozen rows). Consecutive blocks then run at once, each a
-//    little behind the one before (the wavefront of a sweep), while every
-//    worker streams the matrix, b and x in their stored order, where level
-//    order jumps between distant rows (on the 54^3 sweep factor, one
-//    thread, level order took 1.0-3x the index order's time over three runs
-//    of strata_solve_bench: the more, the busier the shared cache). It applies where at least
-//    host_pipeline_min_depth_per_thread x threads blocks can run at once:
-//    the blocks' mean level span over the levels a block advances (about 1
-//    for a chain, or for a factor stored level by level, where a block
-//    waits for the whole block before it; the grid's width for a grid).
-//    Off by default (host_pipeline): on two cores it was slower than the
-//    automatic schedule without it on the 350^2 sweep factor (0.92 against
-//    0.61 ms) and not faster on the 54^3 one (1.36 against 1.03 ms): a
-//    worker walking rows in index order waits on the row it has just
-//    written (row i reads row i-1), where level order gives the core
-//    independent rows to overlap. Not yet measured on more cores.
+//    progress every few dozen rows). Consecutive blocks then run at once,
+//    each a little behind the one before (the wavefront of a sweep), while
+//    every worker streams the matrix, b and x in their stored order, where
+//    level order jumps between distant rows (on the 54^3 sweep factor, one
+//    thread, level order took 1.0-3x the index order's time over three
+//    runs: the more, the busier the shared cache). It applies where at
+//    least host_pipeline_min_depth_per_thread x threads blocks can run at
+//    once: the blocks' mean level span over the levels a block advances
+//    (about 1 for a chain, or for a factor stored level by level, where a
+//    block waits for the whole block before it; the grid's width for a
+//    grid). Off by default (host_pipeline): on two cores it was slower than
+//    the automatic schedule without it on the 350^2 sweep factor in five
+//    runs of five and on the 54^3 one in three (docs/solve.md): a worker
+//    walking rows in index order waits on the row it has just written (row
+//    i reads row i-1), where level order gives the core independent rows
+//    to overlap. Not yet measured on more cores.
 //  D (device layered stretch -> one launch): on a device a layered stretch
 //    is one launch (device_layered_one_launch): teams take a level's slices
 //    by ticket and a slice starts once the level before counted all its

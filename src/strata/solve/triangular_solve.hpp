@@ -18,8 +18,9 @@
 // schedule's kernels read: a one-byte ready flag per row where a dataflow
 // stretch may wait on flags (on a device only a solve in place or of a
 // Scalar other than float and double does: rule V), two counters per
-// stretch, and on a device the level and slice offsets where a layered
-// stretch runs in one launch (set_mode() re-sizes it). It keeps shallow copies of row_map and entries:
+// stretch, on a device the level and slice offsets where a layered stretch
+// runs in one launch, and on a host a progress counter per block where rule
+// P pipelines the rows (set_mode() re-sizes it). It keeps shallow copies of row_map and entries:
 // they must stay unchanged until the next symbolic().
 //
 // solve() reads `values` (the CSR's values, in the entries' order) and one
@@ -694,12 +695,6 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
         chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
         const detail::DataflowRows<System> rows{system,  counters_, ticket,
                                                 first,   last,     static_cast<std::size_t>(chunk)};
-        // One worker (rule C): the stretch's rows in level order, which is a
-        // substitution order, so no row waits and none publishes with a
-        // fence. On one_thread_space (Kokkos::Serial where the build has it):
-        // a launch of a multi-threaded host space would leave its other
-        // threads spinning at the launch's end barrier, and on a loaded or
-        // oversubscribed machine they take the worker's core.
         if (st.block_rows != 0) {  // rule P: pipelined blocks in row order
           const std::size_t blocks = (rows_ + st.block_rows - 1) / st.block_rows;
           Kokkos::deep_copy(space, progress_, std::uint64_t(0));
@@ -712,6 +707,12 @@ void TriangularSolve<ExecSpace, Ordinal, Offset, Scalar>::run_stretches(const Ex
           ++ticket;
           continue;
         }
+        // One worker (rule C): the stretch's rows in level order, which is a
+        // substitution order, so no row waits and none publishes with a
+        // fence. On one_thread_space (Kokkos::Serial where the build has it):
+        // a launch of a multi-threaded host space would leave its other
+        // threads spinning at the launch's end barrier, and on a loaded or
+        // oversubscribed machine they take the worker's core.
         if (workers == 1 && st.row_order) {  // rule O: the whole solve in row order
           Kokkos::parallel_for(
               "strata::solve::row_order", one_thread_policy(space),
