@@ -196,6 +196,26 @@ struct InOrderRows {
   }
 };
 
+/// x(r, j) from row r's CSR entries [begin, end) in their stored order, the
+/// diagonal wherever it sits: the arithmetic of the host row-order kernels
+/// (RowOrderRows, PipelinedRows), the same as LayeredRows' (the same x,
+/// bitwise). The caller passes the Views it reads (local copies on a hot
+/// path, so that the functor's members are not reloaded per row).
+template <class Scalar, class Entries, class Values, class B, class X, class Offset>
+KOKKOS_FORCEINLINE_FUNCTION void substitute_csr_row(const Entries& entries, const Values& values,
+                                                    const B& b, const X& x, const bool unit,
+                                                    const std::size_t r, const Offset begin,
+                                                    const Offset end, const std::size_t j) {
+  Scalar sum = at(b, r, j);
+  Scalar pivot = Scalar(1);
+  for (auto e = begin; e < end; ++e) {
+    const std::size_t c = static_cast<std::size_t>(entries(e));
+    if (c != r) sum -= values(e) * at(x, c, j);
+    else if (!unit) pivot = values(e);
+  }
+  at(x, r, j) = sum / pivot;
+}
+
 /// One worker, host, over the whole solve (rule O): the rows in index order
 /// (ascending for a lower triangle, descending for an upper one), straight
 /// from the CSR, with the arithmetic of LayeredRows (the same x, bitwise).
@@ -215,31 +235,15 @@ struct RowOrderRows {
       const bool unit = s.unit;
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t r = lower ? i : n - 1 - i;
-        const auto begin = row_map(r), end = row_map(r + 1);
-        Scalar sum = at(b, r, 0);
-        Scalar pivot = Scalar(1);
-        for (auto e = begin; e < end; ++e) {
-          const std::size_t c = static_cast<std::size_t>(entries(e));
-          if (c != r) sum -= values(e) * at(x, c, 0);
-          else if (!unit) pivot = values(e);
-        }
-        at(x, r, 0) = sum / pivot;
+        substitute_csr_row<Scalar>(entries, values, b, x, unit, r, row_map(r), row_map(r + 1), 0);
       }
       return;
     }
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t r = lower ? i : n - 1 - i;
       const auto begin = row_map(r), end = row_map(r + 1);
-      for (std::size_t j = 0; j < s.rhs; ++j) {
-        Scalar sum = at(s.b, r, j);
-        Scalar pivot = Scalar(1);
-        for (auto e = begin; e < end; ++e) {
-          const std::size_t c = static_cast<std::size_t>(s.entries(e));
-          if (c != r) sum -= s.values(e) * at(s.x, c, j);
-          else if (!s.unit) pivot = s.values(e);
-        }
-        at(s.x, r, j) = sum / pivot;
-      }
+      for (std::size_t j = 0; j < s.rhs; ++j)
+        substitute_csr_row<Scalar>(s.entries, s.values, s.b, s.x, s.unit, r, begin, end, j);
       if (s.flags) s.ready(r) = s.epoch;
     }
   }
@@ -315,16 +319,8 @@ struct PipelinedRows {
             acquire_fence();
           }
         }
-        for (std::size_t j = 0; j < s.rhs; ++j) {
-          Scalar sum = at(s.b, r, j);
-          Scalar pivot = Scalar(1);
-          for (auto e = begin; e < stop; ++e) {
-            const std::size_t c = static_cast<std::size_t>(s.entries(e));
-            if (c != r) sum -= s.values(e) * at(s.x, c, j);
-            else if (!s.unit) pivot = s.values(e);
-          }
-          at(s.x, r, j) = sum / pivot;
-        }
+        for (std::size_t j = 0; j < s.rhs; ++j)
+          substitute_csr_row<Scalar>(s.entries, s.values, s.b, s.x, s.unit, r, begin, stop, j);
         if ((k + 1 - first) % publish_rows == 0 || k + 1 == end) {
           release_fence();
           volatile_store(&progress(slots(t)), std::uint64_t(k + 1));
